@@ -1,0 +1,17 @@
+"""skocrcost: learn what each OCR character error costs, as a scikit-learn string metric."""
+
+from ._costs import CostTables
+from ._counting import EditCounts
+from .estimator import EditCostEstimator
+from .metrics import EditOperation, WeightedLevenshtein
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CostTables",
+    "EditCostEstimator",
+    "EditCounts",
+    "EditOperation",
+    "WeightedLevenshtein",
+    "__version__",
+]

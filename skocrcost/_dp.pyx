@@ -1,0 +1,567 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Edit-distance kernels over integer-encoded strings and dense (or CSR) cost tables.
+
+Strings are read as code points and mapped to small integer ids by the table's
+alphabet (id 0 is "any other character", which takes the default costs).  A
+match is decided on code points, not ids, so two different unknown characters
+are never a free match.  Every public method here has a pure-Python twin with
+the same signature in :mod:`skocrcost._dp_py`; the tests hold the two equal.
+"""
+
+import numpy as np
+
+cimport cython
+from cython.parallel cimport parallel, prange
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
+from libc.stdlib cimport free, malloc
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+
+cdef extern from "_omp.h":
+    int skc_omp_max_threads() nogil
+    int skc_have_openmp() nogil
+
+ctypedef uint32_t cp_t
+
+cdef enum:
+    STACK = 64          # strings up to this length use stack buffers in distance()
+    OP_MATCH = 0
+    OP_SUB = 1
+    OP_DEL = 2
+    OP_INS = 3
+    MOVE_DIAG = 0
+    MOVE_UP = 1         # consume an OCR character: deletion
+    MOVE_LEFT = 2       # produce a truth character: insertion
+    LUT_LIMIT = 0x10000
+
+# Largest direction matrix (bytes) one alignment may allocate.
+MAX_ALIGN_CELLS = 1 << 30
+
+
+def openmp_max_threads():
+    """Threads OpenMP would use now (1 without OpenMP); threadpoolctl lowers it."""
+    return skc_omp_max_threads()
+
+
+def have_openmp():
+    """Whether the kernels were compiled with OpenMP."""
+    return bool(skc_have_openmp())
+
+
+cdef struct Table:
+    Py_ssize_t n                # ids 0 .. n-1; 0 = any other character
+    const double* dense         # n * n, or NULL for the CSR layout
+    const int64_t* indptr       # CSR of explicit substitution costs (n + 1)
+    const int32_t* indices
+    const double* data
+    const double* rowdef        # unseen substitution s -> t costs rowdef[s] + coldef[t]
+    const double* coldef
+    const double* ins
+    const double* dele
+    const int32_t* lut          # code point -> id for code points < lut_size
+    Py_ssize_t lut_size
+    const cp_t* chars           # sorted alphabet; id of chars[i] is i + 1
+    Py_ssize_t n_chars
+
+
+cdef inline int lookup(const Table* t, cp_t c) noexcept nogil:
+    cdef Py_ssize_t lo = 0, hi = t.n_chars, mid
+    if c < <cp_t> t.lut_size:
+        return t.lut[c]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if t.chars[mid] < c:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < t.n_chars and t.chars[lo] == c:
+        return <int> (lo + 1)
+    return 0
+
+
+cdef inline double sub_cost(const Table* t, int ia, int ib) noexcept nogil:
+    cdef int64_t lo, hi, mid, end
+    if t.dense != NULL:
+        return t.dense[ia * t.n + ib]
+    lo = t.indptr[ia]
+    end = t.indptr[ia + 1]
+    hi = end
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if t.indices[mid] < ib:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < end and t.indices[lo] == ib:
+        return t.data[lo]
+    if ia == 0:
+        return t.rowdef[0]
+    return t.rowdef[ia] + t.coldef[ib]
+
+
+cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid,
+                             const cp_t* bcp, Py_ssize_t m, double* subrow) noexcept nogil:
+    """Substitution costs of OCR character ``ca`` against every truth position (0 on a match)."""
+    cdef Py_ssize_t j
+    cdef const double* drow
+    if t.dense != NULL:
+        drow = t.dense + ia * t.n
+        for j in range(m):
+            subrow[j] = 0.0 if bcp[j] == ca else drow[bid[j]]
+    else:
+        for j in range(m):
+            subrow[j] = 0.0 if bcp[j] == ca else sub_cost(t, ia, bid[j])
+
+
+cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
+                        const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
+                        double* work) noexcept nogil:
+    """Two-row DP; ``work`` holds 4 * m + 2 doubles.
+
+    Every cell takes the minimum of all three moves, also on a match: a match
+    can hide a cheaper path (weighted-levenshtein 0.2.2 gets this wrong).
+    """
+    cdef double* prev = work
+    cdef double* cur = work + (m + 1)
+    cdef double* subrow = work + 2 * (m + 1)
+    cdef double* insb = subrow + m
+    cdef double* tmp
+    cdef double d, x, y, dl
+    cdef Py_ssize_t i, j
+    cdef int ia
+    prev[0] = 0.0
+    for j in range(m):
+        insb[j] = t.ins[bid[j]]
+        prev[j + 1] = prev[j] + insb[j]
+    for i in range(n):
+        ia = aid[i]
+        dl = t.dele[ia]
+        fill_subrow(t, ia, acp[i], bid, bcp, m, subrow)
+        d = prev[0] + dl
+        cur[0] = d
+        for j in range(m):
+            # Branch-free minima (minsd), and the left neighbour carried in a register
+            # rather than reloaded from cur[j]; the order of the moves matches the twin's.
+            x = prev[j] + subrow[j]
+            y = prev[j + 1] + dl
+            x = y if y < x else x
+            y = d + insb[j]
+            d = y if y < x else x
+            cur[j + 1] = d
+        tmp = prev
+        prev = cur
+        cur = tmp
+    return prev[m]
+
+
+cdef Py_ssize_t dp_align(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
+                         const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
+                         double* work, unsigned char* moves,
+                         int8_t* op, int32_t* src, int32_t* tgt, double* cost,
+                         Py_ssize_t end) noexcept nogil:
+    """One cheapest alignment, written backwards into positions [end - L, end); returns L.
+
+    Ties prefer the diagonal, then a deletion, then an insertion, as in dp_distance's
+    order of comparison, so the alignment's costs sum exactly to the distance.
+    ``moves`` holds (n + 1) * (m + 1) bytes.
+    """
+    cdef double* prev = work
+    cdef double* cur = work + (m + 1)
+    cdef double* subrow = work + 2 * (m + 1)
+    cdef double* insb = subrow + m
+    cdef double* tmp
+    cdef double d, x, dl
+    cdef Py_ssize_t i, j, w = m + 1, pos = end
+    cdef int ia
+    cdef unsigned char mv
+    prev[0] = 0.0
+    moves[0] = MOVE_DIAG
+    for j in range(m):
+        insb[j] = t.ins[bid[j]]
+        prev[j + 1] = prev[j] + insb[j]
+        moves[j + 1] = MOVE_LEFT
+    for i in range(n):
+        ia = aid[i]
+        dl = t.dele[ia]
+        fill_subrow(t, ia, acp[i], bid, bcp, m, subrow)
+        cur[0] = prev[0] + dl
+        moves[(i + 1) * w] = MOVE_UP
+        for j in range(m):
+            d = prev[j] + subrow[j]
+            mv = MOVE_DIAG
+            x = prev[j + 1] + dl
+            if x < d:
+                d = x
+                mv = MOVE_UP
+            x = cur[j] + insb[j]
+            if x < d:
+                d = x
+                mv = MOVE_LEFT
+            cur[j + 1] = d
+            moves[(i + 1) * w + j + 1] = mv
+        tmp = prev
+        prev = cur
+        cur = tmp
+    i = n
+    j = m
+    while i > 0 or j > 0:
+        mv = moves[i * w + j]
+        pos -= 1
+        if mv == MOVE_DIAG:
+            i -= 1
+            j -= 1
+            src[pos] = <int32_t> acp[i]
+            tgt[pos] = <int32_t> bcp[j]
+            if acp[i] == bcp[j]:
+                op[pos] = OP_MATCH
+                cost[pos] = 0.0
+            else:
+                op[pos] = OP_SUB
+                cost[pos] = sub_cost(t, aid[i], bid[j])
+        elif mv == MOVE_UP:
+            i -= 1
+            op[pos] = OP_DEL
+            src[pos] = <int32_t> acp[i]
+            tgt[pos] = -1
+            cost[pos] = t.dele[aid[i]]
+        else:
+            j -= 1
+            op[pos] = OP_INS
+            src[pos] = -1
+            tgt[pos] = <int32_t> bcp[j]
+            cost[pos] = t.ins[bid[j]]
+    return end - pos
+
+
+cdef class CostKernel:
+    """Cost tables compiled for the DP: an alphabet, dense or CSR substitution costs.
+
+    Parameters
+    ----------
+    chars : array of int
+        Sorted distinct code points of the alphabet; ``chars[i]`` gets id ``i + 1``.
+    sub_src, sub_tgt : array of int
+        Ids of the explicit substitution costs (sorted by source, then target, unique).
+    sub_cost : array of float
+        Their costs.
+    rowdef, coldef : array of float, shape (n_chars + 1,)
+        An unlisted substitution ``s -> t`` costs ``rowdef[s] + coldef[t]``
+        (``rowdef[0]`` alone when ``s`` is outside the alphabet).
+    ins, dele : array of float, shape (n_chars + 1,)
+        Insertion and deletion costs by id; index 0 holds the defaults.
+    dense : bool
+        Build a dense (n_chars + 1)^2 table (fast) rather than a CSR one (small).
+    """
+
+    cdef Table t
+    cdef readonly object _arrays   # owns every buffer the Table points into
+    cdef readonly bint dense
+
+    def __cinit__(self, *args, **kwargs):
+        self.t.n = 0
+
+    def __init__(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense):
+        self._set_tables(chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense)
+
+    def _set_tables(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense):
+        chars = np.ascontiguousarray(chars, dtype=np.uint32)
+        n = chars.shape[0] + 1
+        sub_src = np.ascontiguousarray(sub_src, dtype=np.int32)
+        sub_tgt = np.ascontiguousarray(sub_tgt, dtype=np.int32)
+        sub_cost = np.ascontiguousarray(sub_cost, dtype=np.float64)
+        rowdef = np.ascontiguousarray(rowdef, dtype=np.float64)
+        coldef = np.ascontiguousarray(coldef, dtype=np.float64)
+        ins = np.ascontiguousarray(ins, dtype=np.float64)
+        dele = np.ascontiguousarray(dele, dtype=np.float64)
+        for name, arr in (("rowdef", rowdef), ("coldef", coldef), ("ins", ins), ("dele", dele)):
+            if arr.shape[0] != n:
+                raise ValueError(f"{name} must have len(chars) + 1 = {n} entries")
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.add.at(indptr, sub_src.astype(np.int64) + 1, 1)
+        indptr = np.cumsum(indptr)
+        lut_size = min(int(chars.max()) + 1, LUT_LIMIT) if chars.shape[0] else 0
+        lut = np.zeros(lut_size, dtype=np.int32)
+        small = chars[chars < lut_size]
+        lut[small] = np.arange(1, small.shape[0] + 1, dtype=np.int32)
+        if dense:
+            table = np.empty((n, n), dtype=np.float64)
+            table[...] = rowdef[:, None] + coldef[None, :]
+            table[0, :] = rowdef[0]
+            table[sub_src, sub_tgt] = sub_cost
+            table = np.ascontiguousarray(table)
+        else:
+            table = None
+        self._arrays = (chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele,
+                        indptr, lut, table)
+        self.dense = bool(dense)
+        self._point(chars, indptr, sub_tgt, sub_cost, rowdef, coldef, ins, dele, lut, table)
+
+    cdef _point(self, const cp_t[::1] chars, const int64_t[::1] indptr,
+                const int32_t[::1] indices, const double[::1] data,
+                const double[::1] rowdef, const double[::1] coldef,
+                const double[::1] ins, const double[::1] dele, const int32_t[::1] lut,
+                object table):
+        cdef const double[:, ::1] dense
+        self.t.n = rowdef.shape[0]
+        self.t.n_chars = chars.shape[0]
+        self.t.chars = &chars[0] if chars.shape[0] else NULL
+        self.t.indptr = &indptr[0]
+        self.t.indices = &indices[0] if indices.shape[0] else NULL
+        self.t.data = &data[0] if data.shape[0] else NULL
+        self.t.rowdef = &rowdef[0]
+        self.t.coldef = &coldef[0]
+        self.t.ins = &ins[0]
+        self.t.dele = &dele[0]
+        self.t.lut = &lut[0] if lut.shape[0] else NULL
+        self.t.lut_size = lut.shape[0]
+        if table is None:
+            self.t.dense = NULL
+        else:
+            dense = table
+            self.t.dense = &dense[0, 0]
+
+    def _kernel_args(self):
+        """The constructor's arguments, for pickling and for building the twin."""
+        chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele = self._arrays[:8]
+        return chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, self.dense
+
+    def __reduce__(self):
+        return (type(self), self._kernel_args())
+
+    cdef int _check(self) except -1:
+        if self.t.n == 0:
+            raise ValueError("the cost tables are not set")
+        return 0
+
+    cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps):
+        cdef int kind = PyUnicode_KIND(s)
+        cdef void* data = PyUnicode_DATA(s)
+        cdef Py_ssize_t i, n = len(s)
+        cdef cp_t c
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            cps[i] = c
+            ids[i] = lookup(&self.t, c)
+
+    def encode(self, str s not None):
+        """Return ``(ids, code_points)`` of ``s`` as int32 and uint32 arrays."""
+        self._check()
+        n = len(s)
+        ids = np.empty(n, dtype=np.int32)
+        cps = np.empty(n, dtype=np.uint32)
+        cdef int32_t[::1] vi = ids
+        cdef cp_t[::1] vc = cps
+        if n:
+            self._encode_into(s, &vi[0], &vc[0])
+        return ids, cps
+
+    def _encode_list(self, list strings):
+        """Encode strings end to end: (offsets int64 (n + 1), ids int32, code points uint32)."""
+        cdef Py_ssize_t k, n = len(strings), total = 0
+        offsets = np.empty(n + 1, dtype=np.int64)
+        cdef int64_t[::1] off = offsets
+        off[0] = 0
+        for k in range(n):
+            total += len(<str> strings[k])
+            off[k + 1] = total
+        ids = np.empty(max(total, 1), dtype=np.int32)
+        cps = np.empty(max(total, 1), dtype=np.uint32)
+        cdef int32_t[::1] vi = ids
+        cdef cp_t[::1] vc = cps
+        for k in range(n):
+            if off[k + 1] > off[k]:
+                self._encode_into(<str> strings[k], &vi[off[k]], &vc[off[k]])
+        return offsets, ids, cps
+
+    def distance(self, str a not None, str b not None):
+        """Weighted Levenshtein distance from ``a`` (OCR side) to ``b`` (truth side)."""
+        self._check()
+        cdef Py_ssize_t n = len(a), m = len(b)
+        cdef int32_t aid_s[STACK]
+        cdef int32_t bid_s[STACK]
+        cdef cp_t acp_s[STACK]
+        cdef cp_t bcp_s[STACK]
+        cdef double work_s[4 * STACK + 2]
+        cdef int32_t* aid
+        cdef int32_t* bid
+        cdef cp_t* acp
+        cdef cp_t* bcp
+        cdef double* work
+        cdef double result
+        if n <= STACK and m <= STACK:
+            self._encode_into(a, aid_s, acp_s)
+            self._encode_into(b, bid_s, bcp_s)
+            return dp_distance(&self.t, aid_s, acp_s, n, bid_s, bcp_s, m, work_s)
+        aid = <int32_t*> malloc((n + m + 1) * sizeof(int32_t))
+        acp = <cp_t*> malloc((n + m + 1) * sizeof(cp_t))
+        work = <double*> malloc((4 * m + 2) * sizeof(double))
+        if aid == NULL or acp == NULL or work == NULL:
+            free(aid)
+            free(acp)
+            free(work)
+            raise MemoryError()
+        bid = aid + n
+        bcp = acp + n
+        try:
+            self._encode_into(a, aid, acp)
+            self._encode_into(b, bid, bcp)
+            with nogil:
+                result = dp_distance(&self.t, aid, acp, n, bid, bcp, m, work)
+        finally:
+            free(aid)
+            free(acp)
+            free(work)
+        return result
+
+    def pairwise(self, list X not None, list Y not None, int n_threads=1):
+        """Distances from every string of X (rows) to every string of Y, shape (len(X), len(Y))."""
+        self._check()
+        xo, xi, xc = self._encode_list(X)
+        yo, yi, yc = self._encode_list(Y)
+        cdef Py_ssize_t nx = len(X), ny = len(Y)
+        out = np.empty((nx, ny), dtype=np.float64)
+        if nx == 0 or ny == 0:
+            return out
+        cdef double[:, ::1] vout = out
+        cdef const int64_t[::1] xoff = xo
+        cdef const int64_t[::1] yoff = yo
+        cdef const int32_t[::1] xid = xi
+        cdef const int32_t[::1] yid = yi
+        cdef const cp_t[::1] xcp = xc
+        cdef const cp_t[::1] ycp = yc
+        cdef Py_ssize_t maxm = int(np.diff(yo).max())
+        cdef Py_ssize_t p, i, j, total = nx * ny, failed = 0
+        cdef double* work
+        cdef Table* t = &self.t
+        if n_threads < 1:
+            n_threads = 1
+        with nogil, parallel(num_threads=n_threads):
+            work = <double*> malloc((4 * maxm + 2) * sizeof(double))
+            for p in prange(total, schedule="dynamic", chunksize=64):
+                i = p // ny
+                j = p - i * ny
+                if work != NULL:
+                    vout[i, j] = dp_distance(
+                        t, &xid[xoff[i]], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
+                        &yid[yoff[j]], &ycp[yoff[j]], yoff[j + 1] - yoff[j], work)
+                else:
+                    failed += 1
+            free(work)
+        if failed:
+            raise MemoryError("could not allocate DP rows")
+        return out
+        cdef double[:, ::1] vout = out
+        cdef const int64_t[::1] xoff = xo
+        cdef const int64_t[::1] yoff = yo
+        cdef const int32_t[::1] xid = xi
+        cdef const int32_t[::1] yid = yi
+        cdef const cp_t[::1] xcp = xc
+        cdef const cp_t[::1] ycp = yc
+        cdef Py_ssize_t maxm = int(np.diff(yo).max())
+        cdef Py_ssize_t p, i, j, total = nx * ny
+        cdef double* work
+        cdef Table* t = &self.t
+        if n_threads < 1:
+            n_threads = 1
+        with nogil, parallel(num_threads=n_threads):
+            work = <double*> malloc((4 * maxm + 2) * sizeof(double))
+            if work != NULL:
+                for p in prange(total, schedule="dynamic", chunksize=64):
+                    i = p // ny
+                    j = p - i * ny
+                    vout[i, j] = dp_distance(
+                        t, &xid[xoff[i]], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
+                        &yid[yoff[j]], &ycp[yoff[j]], yoff[j + 1] - yoff[j], work)
+                free(work)
+            else:
+                for p in prange(total, schedule="static"):
+                    i = p // ny
+                    vout[i, p - i * ny] = -1.0
+        if total and np.any(out < 0):
+            raise MemoryError("could not allocate DP rows")
+        return out
+
+    def align(self, str a not None, str b not None):
+        """One cheapest alignment of ``a`` to ``b``.
+
+        Returns ``(op, src, tgt, cost)``: op codes (0 match, 1 substitution,
+        2 deletion, 3 insertion), source and target code points (-1 for a gap)
+        and each column's cost.
+        """
+        return self.align_batch([a], [b], 1, True)[:4]
+
+    def align_batch(self, list X not None, list Y not None, int n_threads=1, bint costs=False):
+        """Align ``X[k]`` to ``Y[k]`` for every k; columns of all pairs end to end.
+
+        Returns ``(op, src, tgt, pair)`` (and ``cost`` before ``pair`` when
+        ``costs``): int8 op codes, int32 code points (-1 for a gap), the
+        column's cost, and the int64 index of the pair each column belongs to.
+        """
+        self._check()
+        if len(X) != len(Y):
+            raise ValueError(f"X and Y must have the same length, got {len(X)} and {len(Y)}")
+        xo, xi, xc = self._encode_list(X)
+        yo, yi, yc = self._encode_list(Y)
+        cdef Py_ssize_t npairs = len(X)
+        lx = np.diff(xo)
+        ly = np.diff(yo)
+        need = (lx + 1) * (ly + 1) if npairs else np.zeros(1, dtype=np.int64)
+        if need.max() > MAX_ALIGN_CELLS:
+            k = int(need.argmax())
+            raise ValueError(
+                f"aligning strings of lengths {lx[k]} and {ly[k]} needs {need[k]} cells, "
+                f"more than the limit of {MAX_ALIGN_CELLS}; use distance() for long strings")
+        base = np.zeros(npairs + 1, dtype=np.int64)
+        np.cumsum(lx + ly, out=base[1:])
+        cdef Py_ssize_t total = base[npairs]
+        op = np.full(total, -1, dtype=np.int8)
+        src = np.empty(total, dtype=np.int32)
+        tgt = np.empty(total, dtype=np.int32)
+        cost = np.empty(total, dtype=np.float64)
+        counts = np.zeros(npairs, dtype=np.int64)
+        if npairs == 0 or total == 0:
+            pair = np.zeros(0, dtype=np.int64)
+            empty = (op[:0], src[:0], tgt[:0])
+            return (*empty, cost[:0], pair) if costs else (*empty, pair)
+        cdef int8_t[::1] vop = op
+        cdef int32_t[::1] vsrc = src
+        cdef int32_t[::1] vtgt = tgt
+        cdef double[::1] vcost = cost
+        cdef const int64_t[::1] vbase = base
+        cdef const int64_t[::1] xoff = xo
+        cdef const int64_t[::1] yoff = yo
+        cdef const int32_t[::1] xid = xi
+        cdef const int32_t[::1] yid = yi
+        cdef const cp_t[::1] xcp = xc
+        cdef const cp_t[::1] ycp = yc
+        cdef Py_ssize_t maxm = int(ly.max())
+        cdef Py_ssize_t maxcells = int(need.max())
+        cdef Py_ssize_t p, failed = 0
+        cdef double* work
+        cdef unsigned char* moves
+        cdef Table* t = &self.t
+        if n_threads < 1:
+            n_threads = 1
+        with nogil, parallel(num_threads=n_threads):
+            work = <double*> malloc((4 * maxm + 2) * sizeof(double))
+            moves = <unsigned char*> malloc(maxcells)
+            for p in prange(npairs, schedule="dynamic", chunksize=256):
+                if work != NULL and moves != NULL:
+                    dp_align(t, &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
+                             &yid[yoff[p]], &ycp[yoff[p]], yoff[p + 1] - yoff[p],
+                             work, moves, &vop[0], &vsrc[0], &vtgt[0], &vcost[0],
+                             vbase[p + 1])
+                else:
+                    failed += 1
+            free(work)
+            free(moves)
+        if failed:
+            raise MemoryError("could not allocate alignment buffers")
+        keep = op >= 0
+        pair = np.repeat(np.arange(npairs, dtype=np.int64), lx + ly)[keep]
+        if costs:
+            return op[keep], src[keep], tgt[keep], cost[keep], pair
+        return op[keep], src[keep], tgt[keep], pair

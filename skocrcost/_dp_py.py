@@ -1,0 +1,118 @@
+"""Pure-Python twin of :mod:`skocrcost._dp`: the same class, methods and results.
+
+Written for clarity, not speed: the tests compare the compiled kernel with it
+on random strings and random cost tables, and it documents what the kernel
+computes.  Floating-point operations happen in the same order as in the kernel,
+so results are bit-for-bit equal.
+"""
+
+import numpy as np
+
+OP_MATCH, OP_SUB, OP_DEL, OP_INS = 0, 1, 2, 3
+
+
+class CostKernel:
+    """Twin of :class:`skocrcost._dp.CostKernel` (see there for the parameters)."""
+
+    def __init__(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense):
+        self._set_tables(chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense)
+
+    def _set_tables(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense):
+        self._args = (chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense)
+        self.dense = bool(dense)
+        self._ids = {int(c): i + 1 for i, c in enumerate(chars)}
+        self._explicit = {
+            (int(s), int(t)): float(c) for s, t, c in zip(sub_src, sub_tgt, sub_cost, strict=True)
+        }
+        self._rowdef = [float(x) for x in rowdef]
+        self._coldef = [float(x) for x in coldef]
+        self._ins = [float(x) for x in ins]
+        self._dele = [float(x) for x in dele]
+
+    def _kernel_args(self):
+        return self._args
+
+    def _sub(self, ia, ib):
+        if (ia, ib) in self._explicit:
+            return self._explicit[(ia, ib)]
+        if ia == 0:
+            return self._rowdef[0]
+        return self._rowdef[ia] + self._coldef[ib]
+
+    def encode(self, s):
+        ids = np.array([self._ids.get(ord(c), 0) for c in s], dtype=np.int32)
+        return ids, np.array([ord(c) for c in s], dtype=np.uint32)
+
+    def _table(self, a, b):
+        """The full DP table and the move taken into each cell (0 diag, 1 up, 2 left)."""
+        ai = [self._ids.get(ord(c), 0) for c in a]
+        bi = [self._ids.get(ord(c), 0) for c in b]
+        n, m = len(a), len(b)
+        D = [[0.0] * (m + 1) for _ in range(n + 1)]
+        move = [[0] * (m + 1) for _ in range(n + 1)]
+        for j in range(m):
+            D[0][j + 1] = D[0][j] + self._ins[bi[j]]
+            move[0][j + 1] = 2
+        for i in range(n):
+            dl = self._dele[ai[i]]
+            D[i + 1][0] = D[i][0] + dl
+            move[i + 1][0] = 1
+            for j in range(m):
+                sub = 0.0 if a[i] == b[j] else self._sub(ai[i], bi[j])
+                best, mv = D[i][j] + sub, 0
+                if D[i][j + 1] + dl < best:
+                    best, mv = D[i][j + 1] + dl, 1
+                if D[i + 1][j] + self._ins[bi[j]] < best:
+                    best, mv = D[i + 1][j] + self._ins[bi[j]], 2
+                D[i + 1][j + 1] = best
+                move[i + 1][j + 1] = mv
+        return D, move, ai, bi
+
+    def distance(self, a, b):
+        return self._table(a, b)[0][len(a)][len(b)]
+
+    def pairwise(self, X, Y, n_threads=1):
+        out = np.empty((len(X), len(Y)), dtype=np.float64)
+        for i, x in enumerate(X):
+            for j, y in enumerate(Y):
+                out[i, j] = self.distance(x, y)
+        return out
+
+    def align(self, a, b):
+        return self.align_batch([a], [b], 1, True)[:4]
+
+    def _align_one(self, a, b):
+        _, move, ai, bi = self._table(a, b)
+        cols = []
+        i, j = len(a), len(b)
+        while i > 0 or j > 0:
+            mv = move[i][j]
+            if mv == 0:
+                i, j = i - 1, j - 1
+                if a[i] == b[j]:
+                    cols.append((OP_MATCH, ord(a[i]), ord(b[j]), 0.0))
+                else:
+                    cols.append((OP_SUB, ord(a[i]), ord(b[j]), self._sub(ai[i], bi[j])))
+            elif mv == 1:
+                i -= 1
+                cols.append((OP_DEL, ord(a[i]), -1, self._dele[ai[i]]))
+            else:
+                j -= 1
+                cols.append((OP_INS, -1, ord(b[j]), self._ins[bi[j]]))
+        return cols[::-1]
+
+    def align_batch(self, X, Y, n_threads=1, costs=False):
+        if len(X) != len(Y):
+            raise ValueError(f"X and Y must have the same length, got {len(X)} and {len(Y)}")
+        cols, pair = [], []
+        for k, (a, b) in enumerate(zip(X, Y, strict=True)):
+            one = self._align_one(a, b)
+            cols.extend(one)
+            pair.extend([k] * len(one))
+        arr = list(zip(*cols, strict=True)) if cols else [(), (), (), ()]
+        op = np.array(arr[0], dtype=np.int8)
+        src = np.array(arr[1], dtype=np.int32)
+        tgt = np.array(arr[2], dtype=np.int32)
+        cost = np.array(arr[3], dtype=np.float64)
+        pair = np.array(pair, dtype=np.int64)
+        return (op, src, tgt, cost, pair) if costs else (op, src, tgt, pair)

@@ -1,0 +1,25 @@
+"""How many OpenMP threads a call may use, by scikit-learn's ``n_jobs`` convention."""
+
+import numbers
+import os
+
+import joblib
+
+from ._dp import openmp_max_threads
+
+
+def n_threads(n_jobs):
+    """Threads for ``n_jobs``: None = 1 unless a joblib context sets it, -1 = all cores.
+
+    The result never exceeds what OpenMP allows now, so
+    ``threadpoolctl.threadpool_limits(1)`` caps every kernel at one thread.
+    """
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0
+    ):
+        raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
+    wanted = joblib.effective_n_jobs(n_jobs)  # None -> 1, or the parallel_config value
+    cores = os.cpu_count() or 1
+    if wanted < 0:
+        wanted = max(cores + 1 + wanted, 1)
+    return max(1, min(int(wanted), openmp_max_threads()))

@@ -1,0 +1,58 @@
+"""Input checks shared by every public entry point: clear errors that name the argument."""
+
+import math
+import numbers
+
+import numpy as np
+
+
+def check_strings(X, name="X", *, allow_empty=False):
+    """Return ``X`` as a list of ``str``; TypeError/ValueError naming ``name`` otherwise.
+
+    Accepts a list, tuple, 1-D array or pandas Series of strings; a bare string
+    is refused, since it would silently be read as a sequence of characters.
+    """
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of strings, not a single {type(X).__name__}")
+    if isinstance(X, np.ndarray):
+        if X.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
+        X = X.tolist()
+    elif hasattr(X, "to_numpy") and not isinstance(X, (list, tuple)):
+        X = list(X.to_numpy())
+    try:
+        X = list(X)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of strings, got {type(X).__name__}") from None
+    for i, x in enumerate(X):
+        if not isinstance(x, str):
+            raise TypeError(
+                f"{name} must contain only strings; {name}[{i}] is {type(x).__name__}: {x!r}"
+            )
+    if not X and not allow_empty:
+        raise ValueError(f"{name} is empty; at least one string is needed")
+    return [str(x) if type(x) is not str else x for x in X]
+
+
+def check_pairs(X, y):
+    """Check (OCR, truth) pairs: two string sequences of the same, non-zero length."""
+    X = check_strings(X, "X")
+    y = check_strings(y, "y")
+    if len(X) != len(y):
+        raise ValueError(f"X and y must have the same length, got {len(X)} and {len(y)}")
+    return X, y
+
+
+def check_number(value, name, *, low=None, high=None, integer=False, low_open=False):
+    """Return ``value`` if it is a finite number in range, else raise naming ``name``."""
+    kind = numbers.Integral if integer else numbers.Real
+    if isinstance(value, bool) or not isinstance(value, kind):
+        what = "an integer" if integer else "a number"
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}: {value!r}")
+    if not integer and not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if low is not None and (value < low or (low_open and value == low)):
+        raise ValueError(f"{name} must be {'>' if low_open else '>='} {low}, got {value!r}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {value!r}")
+    return value

@@ -1,0 +1,205 @@
+"""EditCostEstimator: learn what each OCR character error costs from (OCR, truth) pairs."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from . import _smoothing
+from ._counting import EditCounts
+from ._threads import n_threads
+from ._validation import check_number, check_pairs, check_strings
+from .metrics import WeightedLevenshtein
+
+__all__ = ["EditCostEstimator"]
+
+# transform() refuses outputs larger than this many bytes.
+MAX_TRANSFORM_BYTES = 1 << 31
+
+
+class EditCostEstimator(BaseEstimator):
+    """Learn edit costs from (OCR, truth) pairs by smoothed surprisal.
+
+    Every pair is aligned (by default with unit-cost Levenshtein) and the
+    substitutions ``s -> t``, deletions (an OCR character with no truth
+    counterpart), insertions (a truth character missing from the OCR) and
+    matches are counted.  With ``V`` the number of distinct characters seen on
+    either side, ``c(e)`` the count of an edit and ``C(x)`` the count of its
+    context character:
+
+    * ``model="unified"`` (default), k > 0: ``P(e|x) = (c(e) + k) / (C(x) + k(V+1))``,
+      where the context is the OCR character for substitutions and deletions and
+      the truth character for insertions; ``cost = -ln P / ln(V+1)``.
+    * ``model="legacy"``, k > 0: insertions are conditioned on the whole corpus,
+      ``(c_ins(t) + k) / (C_total + kV)``, and every cost is divided by the
+      largest surprisal of an unseen event, so costs lie in [0, 1].
+    * ``k=0``: maximum likelihood, ``cost = -ln(c(e)/C(x))`` without
+      normalisation; an edit never seen costs the default 1.0.
+
+    Parameters
+    ----------
+    k : float, default=1.0
+        Dirichlet smoothing: the pseudo-count given to every possible edit.
+    model : {"unified", "legacy"}, default="unified"
+    aligner : WeightedLevenshtein, optional
+        The metric whose cheapest alignment is counted; None means unit costs.
+    max_iter : int, default=1
+        With more than 1, realign with the learned metric and recount until
+        the counts stop changing (at most ``max_iter`` alignments).
+    references : sequence of str, optional
+        The columns of :meth:`transform`; None means the distinct truth strings
+        seen in ``fit``, in first-seen order.
+    n_jobs : int, optional
+        Threads for alignment and distances: None = 1 (unless a joblib context
+        sets it), -1 = all cores.
+
+    Attributes
+    ----------
+    costs_ : CostTables
+        ``substitution_cost(s, t)``, ``insertion_cost(t)``, ``deletion_cost(s)``
+        answer for any characters.
+    metric_ : WeightedLevenshtein
+        The learned metric (sparse for large alphabets).
+    counts_ : EditCounts
+        The edit counts of the last alignment.
+    channel_ : ChannelModel
+        The smoothed log-probabilities, used by :meth:`score`.
+    vocabulary_ : list of str
+        The V characters seen on either side, by code point.
+    references_ : list of str
+    n_iter_ : int
+        Alignments done.
+
+    Examples
+    --------
+    >>> from skocrcost import EditCostEstimator
+    >>> est = EditCostEstimator(k=1.0).fit(["a", "a"], ["b", "a"])
+    >>> round(est.costs_.substitution_cost("a", "b"), 6)
+    0.834044
+    >>> est.metric_.distance("a", "b") == est.costs_.substitution_cost("a", "b")
+    True
+    """
+
+    _parameter_constraints = {
+        "k": [Interval(Real, 0, None, closed="left")],
+        "model": [StrOptions(set(_smoothing.MODELS))],
+        "aligner": [WeightedLevenshtein, None],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "references": ["array-like", None],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(
+        self, k=1.0, *, model="unified", aligner=None, max_iter=1, references=None, n_jobs=None
+    ):
+        self.k = k
+        self.model = model
+        self.aligner = aligner
+        self.max_iter = max_iter
+        self.references = references
+        self.n_jobs = n_jobs
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.two_d_array = False
+        tags.target_tags.required = True
+        return tags
+
+    def _more_tags(self):  # scikit-learn < 1.6
+        return {"X_types": ["string"], "requires_y": True}
+
+    def _check_params(self):
+        self._validate_params()  # types, ranges and options, each error naming the parameter
+        k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
+        references = (
+            None if self.references is None else check_strings(self.references, "references")
+        )
+        return float(k), references, n_threads(self.n_jobs)
+
+    def fit(self, X, y):
+        """Align the pairs, count the edits and smooth them into costs.
+
+        Parameters
+        ----------
+        X : sequence of str
+            OCR output.
+        y : sequence of str
+            The ground truth, pair by pair.
+
+        Returns
+        -------
+        self
+        """
+        k, references, threads = self._check_params()
+        X, y = check_pairs(X, y)
+        aligner = self.aligner if self.aligner is not None else WeightedLevenshtein()
+        counts = None
+        for n_iter in range(1, self.max_iter + 1):  # noqa: B007
+            _, src, tgt, _ = aligner.align_batch(X, y, threads)
+            new = EditCounts.from_columns(src, tgt)
+            converged = counts is not None and new == counts
+            counts = new
+            channel = _smoothing.additive(counts, k, self.model)
+            metric = WeightedLevenshtein.from_tables(channel.cost_tables())
+            if converged:
+                break
+            aligner = metric
+        # Set every fitted attribute at the end: a failed refit keeps the previous state.
+        self.counts_ = counts
+        self.channel_ = channel
+        self.costs_ = metric.costs
+        self.metric_ = metric
+        self.n_iter_ = n_iter
+        self.vocabulary_ = [chr(c) for c in counts.vocabulary]
+        self.references_ = references if references is not None else list(dict.fromkeys(y))
+        return self
+
+    def score_samples(self, X, y):
+        """Log-likelihood of each pair: the sum of ln P over its cheapest alignment's columns.
+
+        Matches count too, with ``P(s -> s | s)``.  The alignment is the cheapest
+        under the learned metric.
+        """
+        check_is_fitted(self)
+        X, y = check_pairs(X, y)
+        _, src, tgt, pair = self.metric_.align_batch(X, y, n_threads(self.n_jobs))
+        logp = self.channel_.log_prob(src, tgt)
+        return np.bincount(pair, weights=logp, minlength=len(X))
+
+    def score(self, X, y):
+        """Mean per-pair log-likelihood of held-out pairs (higher is better).
+
+        ``GridSearchCV(EditCostEstimator(), {"k": [...]}).fit(X, y)`` picks k by it.
+        """
+        return float(np.mean(self.score_samples(X, y)))
+
+    def transform(self, X):
+        """Learned distances from each string of X to each reference.
+
+        Returns
+        -------
+        ndarray of float64, shape (n_samples, n_references)
+        """
+        check_is_fitted(self)
+        X = check_strings(X, "X")
+        size = len(X) * len(self.references_) * 8
+        if size > MAX_TRANSFORM_BYTES:
+            raise ValueError(
+                f"transform would return a {len(X)} x {len(self.references_)} matrix "
+                f"({size / 2**30:.1f} GiB); use EditDistanceNeighbors for nearest references, "
+                "or metric_.pairwise on chunks"
+            )
+        return self.metric_.pairwise(X, self.references_, n_jobs=self.n_jobs)
+
+    def get_feature_names_out(self, input_features=None):
+        """The references, one per column of :meth:`transform`."""
+        check_is_fitted(self)
+        return np.asarray(self.references_, dtype=object)
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "metric_")

@@ -1,0 +1,184 @@
+"""The learned string metric: a thin Python class over the compiled DP kernel."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ._costs import CostTables
+from ._dp import CostKernel
+from ._threads import n_threads
+from ._validation import check_strings
+
+__all__ = ["EditOperation", "WeightedLevenshtein"]
+
+_KINDS = ("match", "substitute", "delete", "insert")
+
+
+class EditOperation(NamedTuple):
+    """One column of an alignment: ``kind`` is match, substitute, delete or insert."""
+
+    kind: str
+    source: str  # the OCR character ("" for an insertion)
+    target: str  # the truth character ("" for a deletion)
+    cost: float
+
+
+def _rebuild(cls, tables):
+    obj = cls.__new__(cls)
+    obj._use_tables(tables)
+    return obj
+
+
+class WeightedLevenshtein(CostKernel):
+    """Levenshtein distance with a cost for every character's substitution, insertion, deletion.
+
+    The distance from ``a`` (the OCR side) to ``b`` (the truth side) is the
+    cheapest sum of edit costs turning ``a`` into ``b``.  A *deletion* is an OCR
+    character with no truth counterpart, an *insertion* a truth character missing
+    from the OCR.  Characters are Unicode code points; those without a listed cost
+    take the defaults.  The constructor follows ocr-stringdist's.
+
+    Parameters
+    ----------
+    substitution_costs : dict of (str, str) -> float, optional
+        Cost of reading the first character where the truth has the second.
+        ``("", t)`` is read as an insertion of ``t`` and ``(s, "")`` as a deletion of ``s``.
+    insertion_costs : dict of str -> float, optional
+        Cost of a truth character missing from the OCR.
+    deletion_costs : dict of str -> float, optional
+        Cost of an OCR character with no truth counterpart.
+    symmetric_substitution : bool, default=False
+        If True, a cost given for ``(a, b)`` also applies to ``(b, a)`` unless that is given.
+    default_substitution_cost, default_insertion_cost, default_deletion_cost : float, default=1.0
+        Costs of edits not listed.  Every cost must be a finite number >= 0.
+
+    See Also
+    --------
+    EditCostEstimator : learns these costs from (OCR, truth) pairs.
+
+    Notes
+    -----
+    ``distance`` and ``pairwise`` run compiled code with the GIL released for
+    long strings; every cell takes the minimum of all three moves, also where the
+    characters match, since a match can hide a cheaper path.
+
+    Examples
+    --------
+    >>> from skocrcost import WeightedLevenshtein
+    >>> wl = WeightedLevenshtein({("l", "h"): 0.2, ("0", "O"): 0.1})
+    >>> wl.distance("tlie", "the")
+    1.2
+    >>> wl("0CR", "OCR")
+    0.1
+    >>> [op.kind for op in wl.explain("tlie", "the")]
+    ['match', 'substitute', 'delete', 'match']
+    """
+
+    def __init__(
+        self,
+        substitution_costs=None,
+        insertion_costs=None,
+        deletion_costs=None,
+        *,
+        symmetric_substitution=False,
+        default_substitution_cost=1.0,
+        default_insertion_cost=1.0,
+        default_deletion_cost=1.0,
+    ):
+        self._use_tables(
+            CostTables.from_dicts(
+                substitution_costs,
+                insertion_costs,
+                deletion_costs,
+                symmetric_substitution=symmetric_substitution,
+                default_substitution_cost=default_substitution_cost,
+                default_insertion_cost=default_insertion_cost,
+                default_deletion_cost=default_deletion_cost,
+            )
+        )
+
+    def _use_tables(self, tables):
+        self.costs = tables
+        self._set_tables(*tables.kernel_args())
+
+    @classmethod
+    def from_tables(cls, tables):
+        """Build the metric from :class:`CostTables` (as learned by an estimator)."""
+        if not isinstance(tables, CostTables):
+            raise TypeError(f"tables must be CostTables, got {type(tables).__name__}")
+        return _rebuild(cls, tables)
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.costs))
+
+    # ``distance`` is the compiled method itself: no Python frame in between.
+    __call__ = CostKernel.distance
+
+    def pairwise(self, X, Y=None, *, n_jobs=None):
+        """Distances from every string of X (rows, OCR side) to every string of Y.
+
+        Parameters
+        ----------
+        X : sequence of str
+        Y : sequence of str, optional
+            Defaults to X.  The full matrix is computed: nothing is mirrored, so
+            asymmetric costs give the right (asymmetric) result.
+        n_jobs : int, optional
+            Threads: None means 1 (unless a joblib context says otherwise), -1 all cores.
+
+        Returns
+        -------
+        ndarray of float64, shape (len(X), len(Y))
+        """
+        X = check_strings(X, "X", allow_empty=True)
+        Y = X if Y is None else check_strings(Y, "Y", allow_empty=True)
+        return CostKernel.pairwise(self, X, Y, n_threads(n_jobs))
+
+    def explain(self, a, b):
+        """The edit operations of one cheapest alignment of ``a`` to ``b``.
+
+        Returns
+        -------
+        list of EditOperation
+            ``(kind, source, target, cost)`` per column; the costs sum to ``distance(a, b)``.
+        """
+        op, src, tgt, cost = self.align(a, b)
+        return [
+            EditOperation(_KINDS[o], chr(s) if s >= 0 else "", chr(t) if t >= 0 else "", float(c))
+            for o, s, t, c in zip(
+                op.tolist(), src.tolist(), tgt.tolist(), cost.tolist(), strict=True
+            )
+        ]
+
+    # -- costs as data ----------------------------------------------------------------
+    def substitution_cost(self, source, target):
+        """Cost of reading ``source`` where the truth has ``target`` (0 when equal)."""
+        return self.costs.substitution_cost(source, target)
+
+    def insertion_cost(self, target):
+        """Cost of a truth character missing from the OCR."""
+        return self.costs.insertion_cost(target)
+
+    def deletion_cost(self, source):
+        """Cost of an OCR character with no truth counterpart."""
+        return self.costs.deletion_cost(source)
+
+    def to_dict(self):
+        """The costs in ocr-stringdist's JSON layout (``WeightedLevenshtein.from_dict`` there)."""
+        return self.costs.to_dict()
+
+    @classmethod
+    def from_dict(cls, data):
+        """Read :meth:`to_dict`'s (or ocr-stringdist's) layout, validating every cost."""
+        return cls.from_tables(CostTables.from_dict(data))
+
+    def __eq__(self, other):
+        if not isinstance(other, WeightedLevenshtein):
+            return NotImplemented
+        return self.costs == other.costs
+
+    __hash__ = None
+
+    def __repr__(self):
+        n = len(self.costs.chars)
+        return f"{type(self).__name__}(<{n} characters with costs>)"

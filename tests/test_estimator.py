@@ -1,0 +1,219 @@
+"""EditCostEstimator: the seed's formulas, the asymptote, and scikit-learn conventions."""
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from conftest import read_pairs, shared_path
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV, KFold
+
+from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import estimator as estimator_module
+from skocrcost.datasets import load_icdar2017_sample
+
+PAIRS = (["a", "a"], ["b", "a"])  # OCR "a" read for truth "b" once, correct once
+
+
+def test_unified_model_by_hand():
+    est = EditCostEstimator(k=1.0).fit(*PAIRS)
+    costs = est.costs_
+    # V = 2 (a, b); C(a) = 2 on the OCR side; c(a->b) = 1: P = 2/5.
+    assert costs.substitution_cost("a", "b") == pytest.approx(-math.log(0.4) / math.log(3))
+    assert round(costs.substitution_cost("a", "b"), 6) == 0.834044
+    assert costs.deletion_cost("a") == pytest.approx(math.log(5) / math.log(3))  # unseen: 1/5
+    # Insertions are conditioned on the truth character: C(b) = 1 -> P = 1/(1 + 3).
+    assert costs.insertion_cost("b") == pytest.approx(math.log(4) / math.log(3))
+    # 'b' never appears on the OCR side: C(b) = 0, P = 1/3, cost exactly 1.
+    assert costs.substitution_cost("b", "a") == pytest.approx(1.0)
+    # Characters never seen take the default cost, which equals the unseen-context cost.
+    assert costs.substitution_cost("x", "a") == 1.0
+    assert est.vocabulary_ == ["a", "b"]
+    assert est.metric_.distance("a", "b") == pytest.approx(0.834044, abs=1e-6)
+
+
+def test_legacy_model_by_hand():
+    est = EditCostEstimator(k=1.0, model="legacy").fit(*PAIRS)
+    z = math.log(5)  # largest unseen surprisal: context 'a', -ln(1/5) > ln 4 > ln 3
+    costs = est.costs_
+    assert costs.substitution_cost("a", "b") == pytest.approx(-math.log(0.4) / z)
+    assert costs.deletion_cost("a") == pytest.approx(1.0)
+    # Insertions conditioned on the corpus: (0 + 1) / (C_total + kV) = 1/4.
+    assert costs.insertion_cost("b") == pytest.approx(math.log(4) / z)
+    assert costs.insertion_cost("a") == pytest.approx(math.log(4) / z)
+    table = costs.substitution_matrix()
+    assert table.max() <= 1.0 and costs.ins.max() <= 1.0 and costs.dele.max() <= 1.0
+
+
+def test_legacy_insertion_context_is_the_corpus():
+    X, y = ["abc", "abc"], ["abxc", "abc"]
+    est = EditCostEstimator(k=0.5, model="legacy").fit(X, y)
+    V, total = 4, 6  # a b c x; six OCR characters
+    p_ins_x = (1 + 0.5) / (total + 0.5 * V)
+    unseen = [0.5 / (2 + 0.5 * (V + 1))] + [0.5 / (total + 0.5 * V)]  # context a (=b=c), corpus
+    z = max(-math.log(p) for p in unseen)
+    assert est.costs_.insertion_cost("x") == pytest.approx(-math.log(p_ins_x) / z)
+
+
+def test_maximum_likelihood_when_k_is_zero():
+    est = EditCostEstimator(k=0).fit(*PAIRS)
+    assert est.costs_.substitution_cost("a", "b") == pytest.approx(math.log(2))
+    assert est.costs_.deletion_cost("a") == 1.0  # never seen: the default
+    assert est.costs_.substitution_cost("b", "a") == 1.0
+    X, y = ["ab"] * 3 + ["a"], ["a"] * 3 + ["a"]
+    est = EditCostEstimator(k=0).fit(X, y)
+    assert est.costs_.deletion_cost("b") == pytest.approx(0.0)  # every OCR 'b' deleted
+
+
+@pytest.mark.parametrize("k", [0.1, 1.0, 10.0])
+def test_cost_of_a_stable_error_rate_converges_whatever_k(k):
+    rng = np.random.default_rng(0)
+    X, y = [], []
+    for _ in range(400):
+        truth = np.where(rng.random(1000) < 0.1, "b", "a")
+        X.append("a" * 1000)
+        y.append("".join(truth))
+    est = EditCostEstimator(k=k).fit(X, y)
+    share = (np.array(list("".join(y))) == "b").mean()
+    V = 2
+    assert est.costs_.substitution_cost("a", "b") == pytest.approx(
+        -math.log(share) / math.log(V + 1), abs=2e-4
+    )
+
+
+def test_score_is_the_mean_log_likelihood_of_the_alignment():
+    est = EditCostEstimator(k=1.0).fit(*PAIRS)
+    per_pair = est.score_samples(["a", "a"], ["b", "a"])
+    # (a, b): substitution, P = 2/5; (a, a): match, P(a -> a | a) = (1 + 1)/5.
+    np.testing.assert_allclose(per_pair, [math.log(0.4), math.log(0.4)])
+    assert est.score(["a", "a"], ["b", "a"]) == pytest.approx(math.log(0.4))
+    # A character never seen is its own context: P = k / (k (V + 1)) = 1/3 for any outcome.
+    assert est.score_samples(["z"], ["z"])[0] == pytest.approx(math.log(1 / 3))
+    assert est.score_samples([""], ["b"])[0] == pytest.approx(math.log(1 / 4))
+
+
+def test_grid_search_picks_k_by_held_out_likelihood():
+    X, y = load_icdar2017_sample("tokens")
+    X, y = X[:6000], y[:6000]
+    grid = [0.001, 0.1, 1.0, 100.0]
+    search = GridSearchCV(EditCostEstimator(), {"k": grid}, cv=KFold(3)).fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    assert np.all(np.isfinite(scores))
+    assert search.best_params_["k"] in grid
+    assert scores[grid.index(100.0)] < scores.max()  # heavy smoothing loses on real OCR
+
+
+def test_transform_and_feature_names():
+    X, y = ["tbe", "c0w", "the"], ["the", "cow", "the"]
+    est = EditCostEstimator().fit(X, y)
+    assert est.references_ == ["the", "cow"]
+    out = est.transform(["tho", "cw"])
+    np.testing.assert_array_equal(out, est.metric_.pairwise(["tho", "cw"], ["the", "cow"]))
+    assert list(est.get_feature_names_out()) == ["the", "cow"]
+    est = EditCostEstimator(references=["a", "b", "c"]).fit(X, y)
+    assert est.transform(["a"]).shape == (1, 3)
+
+
+def test_transform_refuses_outputs_too_large(monkeypatch):
+    est = EditCostEstimator().fit(["ab"], ["ab"])
+    monkeypatch.setattr(estimator_module, "MAX_TRANSFORM_BYTES", 100)
+    with pytest.raises(ValueError, match="EditDistanceNeighbors"):
+        est.transform(["x"] * 20)
+
+
+def test_realignment_converges():
+    X, y = load_icdar2017_sample("tokens")
+    est = EditCostEstimator(max_iter=6).fit(X[:3000], y[:3000])
+    assert 2 <= est.n_iter_ <= 6
+    if est.n_iter_ < 6:  # converged: one more alignment with the learned metric changes nothing
+        again = EditCostEstimator(aligner=est.metric_).fit(X[:3000], y[:3000])
+        assert again.counts_ == est.counts_
+
+
+def test_large_alphabets_stay_sparse():
+    rng = np.random.default_rng(0)
+    cjk = [chr(0x4E00 + i) for i in range(1500)]
+    y = ["".join(rng.choice(cjk, 6)) for _ in range(3000)]
+    X = [w[:2] + cjk[(cjk.index(w[2]) + 1) % 1500] + w[3:] for w in y]
+    est = EditCostEstimator().fit(X, y)
+    assert len(est.vocabulary_) > 1024
+    assert not est.metric_.dense
+    assert len(est.costs_.sub_cost) == len(est.counts_.matrix.nonzero()[0]) - sum(
+        1 for r, c in zip(*est.counts_.matrix.nonzero()) if r == c or r == 0 or c == 0
+    )
+    dense = _dp.CostKernel(*est.costs_.kernel_args()[:-1], True)
+    for a, b in zip(X[:50], y[:50]):
+        assert est.metric_.distance(a, b) == dense.distance(a, b)
+
+
+def test_clone_pickle_and_tags():
+    est = EditCostEstimator(k=0.5, model="legacy")
+    assert clone(est).get_params() == est.get_params()
+    est.fit(["abc", "abd"], ["abc", "abe"])
+    back = pickle.loads(pickle.dumps(est))
+    assert back.metric_ == est.metric_
+    assert back.score(["abd"], ["abe"]) == est.score(["abd"], ["abe"])
+    tags = est.__sklearn_tags__()
+    assert tags.input_tags.string and not tags.input_tags.two_d_array
+
+
+@pytest.mark.parametrize("method", ["score", "score_samples", "transform"])
+def test_unfitted_estimator_raises(method):
+    est = EditCostEstimator()
+    args = (["a"],) if method == "transform" else (["a"], ["a"])
+    with pytest.raises(NotFittedError):
+        getattr(est, method)(*args)
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "match"),
+    [
+        ({"k": -1}, ValueError, "'k'"),
+        ({"k": math.nan}, ValueError, "k"),
+        ({"k": math.inf}, ValueError, "k"),
+        ({"k": "1"}, TypeError, "'k'"),
+        ({"model": "bayes"}, ValueError, "'model'"),
+        ({"max_iter": 0}, ValueError, "'max_iter'"),
+        ({"aligner": "unit"}, TypeError, "'aligner'"),
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+    ],
+)
+def test_bad_parameters_are_refused_in_fit(params, error, match):
+    with pytest.raises(error, match=match):
+        EditCostEstimator(**params).fit(["a"], ["a"])
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "error", "match"),
+    [
+        (["a", "b"], ["a"], ValueError, "same length"),
+        ([], [], ValueError, "empty"),
+        (["a", None], ["a", "b"], TypeError, r"X\[1\]"),
+        (["a"], [3], TypeError, r"y\[0\]"),
+        (["a"], [b"a"], TypeError, r"y\[0\]"),
+        ("ab", "ab", TypeError, "single str"),
+        (np.array([["a"]]), ["a"], ValueError, "one-dimensional"),
+    ],
+)
+def test_bad_data_is_refused_and_a_failed_refit_keeps_the_fit(X, y, error, match):
+    est = EditCostEstimator().fit(*PAIRS)
+    metric = est.metric_
+    with pytest.raises(error, match=match):
+        est.fit(X, y)
+    assert est.metric_ is metric
+
+
+def test_real_ocr_confusions_are_cheap():
+    X, y = read_pairs(shared_path("icdar2017_engmono", "tokens.tsv"), limit=200_000)
+    est = EditCostEstimator(k=0.1).fit(X, y)
+    costs = est.costs_
+    # Common OCR confusions cost less than a confusion never seen.
+    assert costs.substitution_cost("1", "I") < 0.5
+    assert costs.substitution_cost("1", "I") < costs.substitution_cost("1", "Q")
+    unit = WeightedLevenshtein()
+    held_X, held_y = X[-2000:], y[-2000:]
+    wrong = [(a, b) for a, b in zip(held_X, held_y) if a != b]
+    learned = np.mean([est.metric_.distance(a, b) for a, b in wrong])
+    assert learned < np.mean([unit.distance(a, b) for a, b in wrong])
