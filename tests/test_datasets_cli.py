@@ -2,11 +2,14 @@
 
 import doctest
 import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import skocrcost
 from skocrcost import cli
 from skocrcost.datasets import load_icdar2017_sample
 
@@ -39,12 +42,23 @@ def test_demo_prints_the_chosen_k_and_confusions(capsys):
     assert "learned" in out
 
 
-def test_module_entry_point_and_help():
-    run = subprocess.run(
-        [sys.executable, "-m", "skocrcost", "--help"], capture_output=True, text=True, check=True
-    )
-    assert "demo" in run.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "skocrcost", "nope"], capture_output=True, text=True
-    )
+def test_module_entry_point_and_help(tmp_path):
+    # Import the same skocrcost as this test does (installed, or built in place), whatever
+    # the working directory: a source tree without the compiled kernel must not shadow it.
+    env = {**os.environ, "PYTHONPATH": str(Path(skocrcost.__file__).resolve().parents[1])}
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "skocrcost", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+        )
+
+    ok = run("--help")
+    assert ok.returncode == 0, ok.stderr
+    assert "demo" in ok.stdout
+    bad = run("nope")
     assert bad.returncode != 0
+    assert "invalid choice" in bad.stderr
