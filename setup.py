@@ -10,7 +10,7 @@ import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ["_dp"]
+KERNELS = ["_dp", "_index"]
 
 
 def _openmp_flags():

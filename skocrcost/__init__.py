@@ -4,12 +4,14 @@ from ._costs import CostTables
 from ._counting import EditCounts
 from .estimator import EditCostEstimator
 from .metrics import EditOperation, WeightedLevenshtein
+from .neighbors import EditDistanceNeighbors
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CostTables",
     "EditCostEstimator",
+    "EditDistanceNeighbors",
     "EditCounts",
     "EditOperation",
     "WeightedLevenshtein",

@@ -24,8 +24,6 @@ cdef extern from "_omp.h":
     int skc_omp_max_threads() nogil
     int skc_have_openmp() nogil
 
-ctypedef uint32_t cp_t
-
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
     OP_MATCH = 0
@@ -49,57 +47,6 @@ def openmp_max_threads():
 def have_openmp():
     """Whether the kernels were compiled with OpenMP."""
     return bool(skc_have_openmp())
-
-
-cdef struct Table:
-    Py_ssize_t n                # ids 0 .. n-1; 0 = any other character
-    const double* dense         # n * n, or NULL for the CSR layout
-    const int64_t* indptr       # CSR of explicit substitution costs (n + 1)
-    const int32_t* indices
-    const double* data
-    const double* rowdef        # unseen substitution s -> t costs rowdef[s] + coldef[t]
-    const double* coldef
-    const double* ins
-    const double* dele
-    const int32_t* lut          # code point -> id for code points < lut_size
-    Py_ssize_t lut_size
-    const cp_t* chars           # sorted alphabet; id of chars[i] is i + 1
-    Py_ssize_t n_chars
-
-
-cdef inline int lookup(const Table* t, cp_t c) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = t.n_chars, mid
-    if c < <cp_t> t.lut_size:
-        return t.lut[c]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if t.chars[mid] < c:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < t.n_chars and t.chars[lo] == c:
-        return <int> (lo + 1)
-    return 0
-
-
-cdef inline double sub_cost(const Table* t, int ia, int ib) noexcept nogil:
-    cdef int64_t lo, hi, mid, end
-    if t.dense != NULL:
-        return t.dense[ia * t.n + ib]
-    lo = t.indptr[ia]
-    end = t.indptr[ia + 1]
-    hi = end
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if t.indices[mid] < ib:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < end and t.indices[lo] == ib:
-        return t.data[lo]
-    if ia == 0:
-        return t.rowdef[0]
-    return t.rowdef[ia] + t.coldef[ib]
 
 
 cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid,
@@ -255,10 +202,6 @@ cdef class CostKernel:
     dense : bool
         Build a dense (n_chars + 1)^2 table (fast) rather than a CSR one (small).
     """
-
-    cdef Table t
-    cdef readonly object _arrays   # owns every buffer the Table points into
-    cdef readonly bint dense
 
     def __cinit__(self, *args, **kwargs):
         self.t.n = 0

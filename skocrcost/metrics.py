@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from ._costs import CostTables
 from ._dp import CostKernel
 from ._threads import n_threads
@@ -21,6 +23,15 @@ class EditOperation(NamedTuple):
     source: str  # the OCR character ("" for an insertion)
     target: str  # the truth character ("" for a deletion)
     cost: float
+
+
+def _one_string(x, name):
+    """A str from a str subclass or a 1-element array of one; TypeError naming ``name``."""
+    if isinstance(x, np.ndarray) and x.size == 1:
+        x = x.reshape(-1)[0]
+    if isinstance(x, str):
+        return str(x)
+    raise TypeError(f"{name} must be a string, got {type(x).__name__}: {x!r}")
 
 
 def _rebuild(cls, tables):
@@ -112,7 +123,16 @@ class WeightedLevenshtein(CostKernel):
         return (_rebuild, (type(self), self.costs))
 
     # ``distance`` is the compiled method itself: no Python frame in between.
-    __call__ = CostKernel.distance
+    def __call__(self, a, b):
+        """``distance(a, b)``, also for what scikit-learn's ``pairwise_distances`` passes.
+
+        That is ``numpy.str_`` items (from a list of strings) or 1-element rows
+        (from an ``(n, 1)`` array); plain strings take the compiled path directly.
+        """
+        try:
+            return CostKernel.distance(self, a, b)
+        except TypeError:
+            return CostKernel.distance(self, _one_string(a, "a"), _one_string(b, "b"))
 
     def pairwise(self, X, Y=None, *, n_jobs=None):
         """Distances from every string of X (rows, OCR side) to every string of Y.
@@ -177,7 +197,11 @@ class WeightedLevenshtein(CostKernel):
             return NotImplemented
         return self.costs == other.costs
 
-    __hash__ = None
+    def __hash__(self):
+        # Equal costs give equal hashes: the costs of characters outside the alphabet
+        # take part in equality.  (Hashable, so scikit-learn accepts it as ``metric=``.)
+        t = self.costs
+        return hash((WeightedLevenshtein, float(t.rowdef[0]), float(t.ins[0]), float(t.dele[0])))
 
     def __repr__(self):
         n = len(self.costs.chars)

@@ -13,7 +13,12 @@ import skocrcost
 from skocrcost import cli
 from skocrcost.datasets import load_icdar2017_sample
 
-MODULES = ["skocrcost.metrics", "skocrcost.estimator", "skocrcost.datasets"]
+MODULES = [
+    "skocrcost.metrics",
+    "skocrcost.estimator",
+    "skocrcost.datasets",
+    "skocrcost.neighbors",
+]
 
 
 def test_sample_is_real_paired_ocr():

@@ -1,0 +1,74 @@
+"""Declarations shared with the kernels that read the same cost tables (e.g. ``_index``).
+
+``Table`` and its two lookups live here so that every kernel reads the costs
+through one piece of code; ``CostKernel`` owns the buffers a ``Table`` points into.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint32_t
+
+ctypedef uint32_t cp_t
+
+
+cdef struct Table:
+    Py_ssize_t n                # ids 0 .. n-1; 0 = any other character
+    const double* dense         # n * n, or NULL for the CSR layout
+    const int64_t* indptr       # CSR of explicit substitution costs (n + 1)
+    const int32_t* indices
+    const double* data
+    const double* rowdef        # unseen substitution s -> t costs rowdef[s] + coldef[t]
+    const double* coldef
+    const double* ins
+    const double* dele
+    const int32_t* lut          # code point -> id for code points < lut_size
+    Py_ssize_t lut_size
+    const cp_t* chars           # sorted alphabet; id of chars[i] is i + 1
+    Py_ssize_t n_chars
+
+
+cdef inline int lookup(const Table* t, cp_t c) noexcept nogil:
+    cdef Py_ssize_t lo = 0, hi = t.n_chars, mid
+    if c < <cp_t> t.lut_size:
+        return t.lut[c]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if t.chars[mid] < c:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < t.n_chars and t.chars[lo] == c:
+        return <int> (lo + 1)
+    return 0
+
+
+cdef inline double sub_cost(const Table* t, int ia, int ib) noexcept nogil:
+    cdef int64_t lo, hi, mid, end
+    if t.dense != NULL:
+        return t.dense[ia * t.n + ib]
+    lo = t.indptr[ia]
+    end = t.indptr[ia + 1]
+    hi = end
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if t.indices[mid] < ib:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < end and t.indices[lo] == ib:
+        return t.data[lo]
+    if ia == 0:
+        return t.rowdef[0]
+    return t.rowdef[ia] + t.coldef[ib]
+
+
+cdef class CostKernel:
+    cdef Table t
+    cdef readonly object _arrays   # owns every buffer the Table points into
+    cdef readonly bint dense
+
+    cdef _point(self, const cp_t[::1] chars, const int64_t[::1] indptr,
+                const int32_t[::1] indices, const double[::1] data,
+                const double[::1] rowdef, const double[::1] coldef,
+                const double[::1] ins, const double[::1] dele, const int32_t[::1] lut,
+                object table)
+    cdef int _check(self) except -1
+    cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps)

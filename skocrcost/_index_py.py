@@ -1,0 +1,159 @@
+"""Pure-Python twin of :mod:`skocrcost._index`: the same functions, class and results.
+
+Written for clarity, not speed.  It walks the same trie with the same pruning,
+reading the costs of a :class:`skocrcost._dp_py.CostKernel` twin, so the tests
+can hold the compiled search equal to it (and to brute force) bit for bit.
+"""
+
+import numpy as np
+
+SLACK = 1.0 - 1e-10
+N_KERNEL_ARGS = 9
+
+
+def build_trie(words):
+    """Twin of :func:`skocrcost._index.build_trie`."""
+    order = sorted(range(len(words)), key=words.__getitem__)
+    cp, depth, parent, counts = [0], [0], [0], [0]
+    path = [0]
+    prev = ""
+    for k in order:
+        s = words[k]
+        d = 0
+        while d < min(len(s), len(prev)) and s[d] == prev[d]:
+            d += 1
+        del path[d + 1 :]
+        for pos in range(d, len(s)):
+            cp.append(ord(s[pos]))
+            depth.append(pos + 1)
+            parent.append(path[pos])
+            counts.append(0)
+            path.append(len(cp) - 1)
+        counts[path[len(s)]] += 1
+        prev = s
+    total = len(cp)
+    size = [1] * total
+    lo = [depth[v] if counts[v] else np.iinfo(np.int32).max for v in range(total)]
+    hi = [depth[v] if counts[v] else -1 for v in range(total)]
+    for v in range(total - 1, 0, -1):
+        p = parent[v]
+        size[p] += size[v]
+        lo[p] = min(lo[p], lo[v])
+        hi[p] = max(hi[p], hi[v])
+    end_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return (
+        np.array(cp, dtype=np.uint32),
+        np.array(depth, dtype=np.int32),
+        np.array(size, dtype=np.int64),
+        np.array(lo, dtype=np.int32),
+        np.array(hi, dtype=np.int32),
+        end_ptr,
+        np.array(order, dtype=np.int64),
+    )
+
+
+class LexiconIndex:
+    """Twin of :class:`skocrcost._index.LexiconIndex` (see there for the parameters)."""
+
+    def __init__(self, kernel, words):
+        if len(kernel._kernel_args()) != N_KERNEL_ARGS:
+            raise TypeError("the trie index reads single-character cost tables only")
+        if not words:
+            raise ValueError("the lexicon is empty; at least one word is needed")
+        self.kernel = kernel
+        self.n_words = len(words)
+        self.trie = build_trie(list(words))
+        cp, depth = self.trie[0], self.trie[1]
+        self.max_depth = int(depth.max())
+        self._nid = [kernel._ids.get(int(c), 0) for c in cp]
+        ins = [kernel._ins[b] for b in self._nid[1:]]
+        self._min_ins = min(ins) if ins else 0.0
+        self.visited = 0  # nodes whose column was computed by the last search
+
+    @property
+    def n_nodes(self):
+        return len(self.trie[0])
+
+    def _search(self, query, found):
+        """Walk the trie for one query, offering every word not pruned to ``found``."""
+        cp, depth, size, lo, hi, end_ptr, ends = self.trie
+        k = self.kernel
+        n = len(query)
+        aid = [k._ids.get(ord(c), 0) for c in query]
+        dl = [k._dele[a] for a in aid]
+        sufdel = [min(dl[i:]) for i in range(n)]
+        columns = [[0.0] * (n + 1) for _ in range(self.max_depth + 1)]
+        for i in range(n):
+            columns[0][i + 1] = columns[0][i] + dl[i]
+        for r in range(end_ptr[0], end_ptr[1]):
+            found.add(columns[0][n], int(ends[r]))
+        v = 1
+        while v < len(cp):
+            j = int(depth[v])
+            par, col = columns[j - 1], columns[j]
+            b, c = self._nid[v], int(cp[v])
+            ib = k._ins[b]
+            col[0] = par[0] + ib
+            for i in range(n):
+                x = par[i] + (0.0 if ord(query[i]) == c else k._sub(aid[i], b))
+                col[i + 1] = min(x, col[i] + dl[i], par[i + 1] + ib)
+            self.visited += 1
+            lb = float("inf")
+            for i in range(n + 1):
+                r = n - i
+                if r > hi[v] - j:
+                    rem = (r - (hi[v] - j)) * sufdel[i]
+                else:
+                    rem = (lo[v] - j - r) * self._min_ins if r < lo[v] - j else 0.0
+                lb = min(lb, (col[i] + rem) * SLACK if rem > 0.0 else col[i])
+            if lb > found.bound:
+                v += int(size[v])
+                continue
+            for r in range(end_ptr[v], end_ptr[v + 1]):
+                found.add(col[n], int(ends[r]))
+            v += 1
+        return sorted(found.hits)
+
+    def kneighbors(self, queries, k, n_threads=1):
+        if not 1 <= k <= self.n_words:
+            raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
+        self.visited = 0
+        hits = [self._search(q, _Nearest(k)) for q in queries]
+        dist = np.array([[d for d, _ in h] for h in hits], dtype=np.float64).reshape(-1, k)
+        ind = np.array([[i for _, i in h] for h in hits], dtype=np.int64).reshape(-1, k)
+        return dist, ind
+
+    def radius_neighbors(self, queries, radius, n_threads=1):
+        if not radius >= 0:
+            raise ValueError(f"radius must be >= 0, got {radius}")
+        self.visited = 0
+        hits = [self._search(q, _Within(radius)) for q in queries]
+        offsets = np.concatenate([[0], np.cumsum([len(h) for h in hits])]).astype(np.int64)
+        dist = np.array([d for h in hits for d, _ in h], dtype=np.float64)
+        ind = np.array([i for h in hits for _, i in h], dtype=np.int64)
+        return offsets, dist, ind
+
+
+class _Nearest:
+    """The k best (distance, index) pairs so far; the bound is the k-th distance once full."""
+
+    def __init__(self, k):
+        self.k, self.hits, self.bound = k, [], float("inf")
+
+    def add(self, d, i):
+        self.hits.append((d, i))
+        if len(self.hits) > self.k:
+            self.hits.remove(max(self.hits))
+        if len(self.hits) == self.k:
+            self.bound = max(self.hits)[0]
+
+
+class _Within:
+    """Every (distance, index) pair within the radius (inclusive)."""
+
+    def __init__(self, radius):
+        self.hits, self.bound = [], radius
+
+    def add(self, d, i):
+        if d <= self.bound:
+            self.hits.append((d, i))

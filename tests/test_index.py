@@ -1,0 +1,112 @@
+"""The trie index against its pure-Python twin and against brute force."""
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import cost_dicts, text
+
+from skocrcost import WeightedLevenshtein, _dp_py, _index, _index_py
+from skocrcost._costs import CostTables
+
+lexicons = st.lists(text, min_size=1, max_size=12)
+queries = st.lists(text, max_size=5)
+
+
+def brute_kneighbors(metric, Q, words, k):
+    D = metric.pairwise(Q, words)
+    order = np.argsort(D, axis=1, kind="stable")[:, :k]  # ties: lexicon order
+    return np.take_along_axis(D, order, axis=1), order
+
+
+def both(costs, words):
+    tables = CostTables.from_dicts(**costs)
+    compiled = _index.LexiconIndex(WeightedLevenshtein.from_tables(tables), words)
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
+    return compiled, twin
+
+
+@settings(max_examples=150, deadline=None)
+@given(cost_dicts(), lexicons, queries, st.integers(1, 12), st.integers(1, 3))
+def test_kneighbors_equal_twin_and_brute_force(costs, words, Q, k, threads):
+    k = min(k, len(words))
+    compiled, twin = both(costs, words)
+    got = compiled.kneighbors(Q, k, threads)
+    for x, y in zip(got, twin.kneighbors(Q, k), strict=True):
+        np.testing.assert_array_equal(x, y)
+    for x, y in zip(got, brute_kneighbors(compiled.kernel, Q, words, k), strict=True):
+        np.testing.assert_array_equal(x, y)  # bit for bit, ties by lexicon index
+
+
+@settings(max_examples=100, deadline=None)
+@given(cost_dicts(), lexicons, queries, st.floats(0, 4), st.integers(1, 3))
+def test_radius_neighbors_equal_twin_and_brute_force(costs, words, Q, radius, threads):
+    compiled, twin = both(costs, words)
+    got = compiled.radius_neighbors(Q, radius, threads)
+    for x, y in zip(got, twin.radius_neighbors(Q, radius), strict=True):
+        np.testing.assert_array_equal(x, y)
+    offsets, dist, ind = got
+    D = compiled.kernel.pairwise(Q, words)
+    for q in range(len(Q)):
+        within = np.flatnonzero(D[q] <= radius)
+        want = within[np.argsort(D[q, within], kind="stable")]
+        np.testing.assert_array_equal(ind[offsets[q] : offsets[q + 1]], want)
+        np.testing.assert_array_equal(dist[offsets[q] : offsets[q + 1]], D[q, want])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=8), max_size=20))
+def test_build_trie_equals_twin(words):
+    for x, y in zip(_index.build_trie(words), _index_py.build_trie(words), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_trie_shares_prefixes_and_keeps_duplicates():
+    words = ["the", "then", "they", "the", "a"]
+    cp, depth, size, lo, hi, end_ptr, ends = _index.build_trie(words)
+    assert len(cp) == 1 + 1 + 3 + 2  # root, "a", "t-h-e", "n", "y"
+    assert size[0] == len(cp)
+    assert ends.tolist() == [4, 0, 3, 1, 2]  # sorted by word, then index
+    index = _index.LexiconIndex(WeightedLevenshtein(), words)
+    dist, ind = index.kneighbors(["the"], 3)
+    assert ind.tolist() == [[0, 3, 1]] and dist.tolist() == [[0.0, 0.0, 1.0]]
+
+
+def test_pruning_skips_most_of_a_real_lexicon(shared_lexicon):
+    """Exact and far cheaper than a DP per word: the twin counts the columns it computes."""
+    words = shared_lexicon[::10]
+    tables = CostTables.from_dicts()
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
+    compiled = _index.LexiconIndex(WeightedLevenshtein(), words)
+    Q = ["tbe", "recieve", "Cambridgo"]
+    dist, ind = twin.kneighbors(Q, 5)
+    brute_columns = sum(len(w) for w in words) * len(Q)  # one DP column per word character
+    assert twin.visited < 0.25 * brute_columns
+    for x, y in zip(
+        compiled.kneighbors(Q, 5), brute_kneighbors(compiled.kernel, Q, words, 5), strict=True
+    ):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_index_pickles_and_rejects_bad_input():
+    index = _index.LexiconIndex(WeightedLevenshtein({("0", "O"): 0.1}), ["OCR", "ORC", "cow"])
+    clone = pickle.loads(pickle.dumps(index))
+    for x, y in zip(clone.kneighbors(["0CR"], 2), index.kneighbors(["0CR"], 2), strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert clone.kneighbors(["0CR"], 1)[0][0, 0] == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="empty"):
+        _index.LexiconIndex(WeightedLevenshtein(), [])
+    with pytest.raises(ValueError, match="k must be"):
+        index.kneighbors(["a"], 4)
+    with pytest.raises(ValueError, match="radius"):
+        index.radius_neighbors(["a"], -1.0)
+
+
+@pytest.fixture(scope="module")
+def shared_lexicon():
+    from conftest import shared_path
+
+    with open(shared_path("lexicon", "american-english"), encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f]
