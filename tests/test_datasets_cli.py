@@ -15,6 +15,7 @@ MODULES = [
     "skocrcost.estimator",
     "skocrcost.datasets",
     "skocrcost.neighbors",
+    "skocrcost.correction",
 ]
 
 
