@@ -2,6 +2,7 @@
 
 from ._costs import CostTables
 from ._counting import EditCounts
+from .correction import OCRCorrector
 from .estimator import EditCostEstimator
 from .metrics import EditOperation, WeightedLevenshtein
 from .neighbors import EditDistanceNeighbors
@@ -14,6 +15,7 @@ __all__ = [
     "EditDistanceNeighbors",
     "EditCounts",
     "EditOperation",
+    "OCRCorrector",
     "WeightedLevenshtein",
     "__version__",
 ]

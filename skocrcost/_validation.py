@@ -56,3 +56,22 @@ def check_number(value, name, *, low=None, high=None, integer=False, low_open=Fa
     if high is not None and value > high:
         raise ValueError(f"{name} must be <= {high}, got {value!r}")
     return value
+
+
+class StringInputMixin:
+    """scikit-learn tags of an estimator whose X is a sequence of strings.
+
+    Set ``_requires_y = True`` in estimators that learn from (X, y) pairs.
+    """
+
+    _requires_y = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.two_d_array = False
+        tags.target_tags.required = self._requires_y
+        return tags
+
+    def _more_tags(self):  # scikit-learn < 1.6
+        return {"X_types": ["string"], "requires_y": self._requires_y}

@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _smoothing
 from ._counting import EditCounts
 from ._threads import n_threads
-from ._validation import check_number, check_pairs, check_strings
+from ._validation import StringInputMixin, check_number, check_pairs, check_strings
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditCostEstimator"]
@@ -21,7 +21,7 @@ __all__ = ["EditCostEstimator"]
 MAX_TRANSFORM_BYTES = 1 << 31
 
 
-class EditCostEstimator(BaseEstimator):
+class EditCostEstimator(StringInputMixin, BaseEstimator):
     """Learn edit costs from (OCR, truth) pairs by smoothed surprisal.
 
     Every pair is aligned (by default with unit-cost Levenshtein) and the
@@ -84,6 +84,8 @@ class EditCostEstimator(BaseEstimator):
     True
     """
 
+    _requires_y = True  # learns from (OCR, truth) pairs
+
     _parameter_constraints = {
         "k": [Interval(Real, 0, None, closed="left")],
         "model": [StrOptions(set(_smoothing.MODELS))],
@@ -102,16 +104,6 @@ class EditCostEstimator(BaseEstimator):
         self.max_iter = max_iter
         self.references = references
         self.n_jobs = n_jobs
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.two_d_array = False
-        tags.target_tags.required = True
-        return tags
-
-    def _more_tags(self):  # scikit-learn < 1.6
-        return {"X_types": ["string"], "requires_y": True}
 
     def _check_params(self):
         self._validate_params()  # types, ranges and options, each error naming the parameter

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._dp import CostKernel
 from ._index import N_KERNEL_ARGS, LexiconIndex
 from ._threads import n_threads
-from ._validation import check_number, check_strings
+from ._validation import StringInputMixin, check_number, check_strings
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditDistanceNeighbors"]
@@ -89,7 +89,7 @@ def lexicon_index(metric, words):
     return _BruteIndex(metric, words)
 
 
-class EditDistanceNeighbors(TransformerMixin, BaseEstimator):
+class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     """Exact nearest lexicon words of OCR strings under a weighted edit distance.
 
     ``fit`` indexes a lexicon in a trie whose DP columns are shared along common
@@ -143,15 +143,6 @@ class EditDistanceNeighbors(TransformerMixin, BaseEstimator):
         self.radius = radius
         self.metric = metric
         self.n_jobs = n_jobs
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.two_d_array = False
-        return tags
-
-    def _more_tags(self):  # scikit-learn < 1.6
-        return {"X_types": ["string"]}
 
     def fit(self, X, y=None):
         """Index the lexicon ``X`` (a sequence of strings); ``y`` is ignored."""

@@ -18,6 +18,7 @@ MODULES = [
     "skocrcost.estimator",
     "skocrcost.datasets",
     "skocrcost.neighbors",
+    "skocrcost.correction",
 ]
 
 

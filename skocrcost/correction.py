@@ -1,0 +1,278 @@
+"""OCRCorrector: noisy-channel correction of OCR tokens against a lexicon, as an estimator."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import StringInputMixin, check_pairs, check_strings
+from .estimator import EditCostEstimator
+from .neighbors import EditDistanceNeighbors
+
+__all__ = ["OCRCorrector"]
+
+
+class OCRCorrector(StringInputMixin, BaseEstimator):
+    """Correct OCR tokens to lexicon words by learned edit costs, a word prior and a reject rule.
+
+    ``fit(X, y)`` learns the edit costs from (OCR, truth) token pairs with a
+    clone of ``estimator``, indexes the lexicon (:class:`EditDistanceNeighbors`)
+    and estimates a word prior and an out-of-lexicon model from the truth tokens.
+    ``predict`` then scores the ``n_candidates`` nearest lexicon words ``w`` of
+    each OCR token ``x`` by, in nats (natural-log units)::
+
+        score(x, w) = Z * cost(x, w) - prior_weight * ln P(w)
+
+    The metric's costs are ``-ln P(edit) / Z`` (``Z = ln(V + 1)`` for the
+    default unified model, the estimator's ``channel_.normaliser``), so
+    ``Z * cost`` is the channel surprisal ``-ln P(x | w)`` of the cheapest
+    alignment (matches, which cost 0, leave out their ``-ln P(s -> s | s)``,
+    close to 0 for OCR) and both terms are in the same units.  ``P(w)`` is the
+    frequency of ``w`` among the training truth tokens, add-one smoothed over the
+    lexicon (a lexicon word never seen still has a prior).
+
+    **When not to correct.** Names and rare words are missing from any lexicon,
+    and many such OCR tokens are already right.  The corrector weighs the best
+    word against the alternative that ``x`` is a correct out-of-lexicon token::
+
+        keep(x) = -ln P(out of lexicon) - ln P_spell(x)
+
+    where ``P(out of lexicon)`` is the share of training truth tokens missing
+    from the lexicon and ``P_spell`` a character bigram model of those missing
+    tokens (names, compounds: what a correct out-of-lexicon token looks like),
+    and the channel ``P(x | x)`` is 1.  ``x`` is replaced by the best word only when
+    ``score(x, w) + reject_margin < keep(x)``; tune ``reject_margin`` (nats)
+    by cross-validation like ``k``.
+
+    Parameters
+    ----------
+    estimator : EditCostEstimator, optional
+        The cost learner, cloned and fitted on the pairs; None means
+        ``EditCostEstimator()``.  With None, scikit-learn cannot set its
+        parameters (``set_params(estimator__k=...)`` raises AttributeError):
+        pass ``EditCostEstimator()`` to tune ``estimator__k`` with GridSearchCV.
+    lexicon : sequence of str, optional
+        The words to correct to, in priority order (ties in the score go to the
+        earlier word; put the most frequent first); duplicates are dropped.
+        None means the distinct truth tokens, most frequent first.
+    n_candidates : int, default=10
+        Nearest words (by edit cost) rescored with the prior; at most the lexicon size.
+    keep_known : bool, default=True
+        Leave a token that is already a lexicon word as it is.
+    prior_weight : float, default=1.0
+        Weight of ``-ln P(w)``; 0 ranks by edit cost alone.
+    reject_margin : float or None, default=0.0
+        Nats by which the best word must beat keeping the token; None never
+        keeps an out-of-lexicon token (always corrects to the best word).
+    language_model : None
+        Reserved for a context model (Katz back-off, ``skocrcost.lm``).  Only
+        None is accepted in this version: the prior is the context-free word
+        frequency above.  Any other value raises ``InvalidParameterError``.
+    n_jobs : int, optional
+        Threads for the search: None = 1 (unless a joblib context sets it), -1 = all cores.
+
+    Attributes
+    ----------
+    estimator_ : EditCostEstimator
+        The fitted clone.
+    lexicon_ : list of str
+    neighbors_ : EditDistanceNeighbors
+        The index of the lexicon under ``estimator_.metric_``.
+    log_prior_ : ndarray of float64, shape (len(lexicon_),)
+        ``ln P(w)`` of every lexicon word.
+    log_oov_ : float
+        ``ln P(out of lexicon)``.
+    spelling_ : object
+        The spelling model of out-of-lexicon tokens: ``spelling_.surprisal(x)``
+        is ``-ln P_spell(x)`` (character bigrams with the start and end of the
+        token, each smoothed by a pseudo-count of 0.1; trained on all truth
+        tokens when none is missing from the lexicon).
+    scale_ : float
+        ``Z``, nats per unit of edit cost.
+
+    Examples
+    --------
+    >>> from skocrcost import EditCostEstimator, OCRCorrector
+    >>> ocr = ["tbe", "the", "cow", "c0w", "tbe", "Smyth"]
+    >>> truth = ["the", "the", "cow", "cow", "the", "Smyth"]
+    >>> fixer = OCRCorrector(EditCostEstimator(k=0.5), lexicon=["the", "cow"]).fit(ocr, truth)
+    >>> fixer.predict(["tbe", "c0w", "cow", "Smyth"]).tolist()
+    ['the', 'cow', 'cow', 'Smyth']
+    """
+
+    _requires_y = True  # learns from (OCR, truth) pairs
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "lexicon": ["array-like", None],
+        "n_candidates": [Interval(Integral, 1, None, closed="left")],
+        "keep_known": ["boolean"],
+        "prior_weight": [Interval(Real, 0, None, closed="left")],
+        "reject_margin": [Interval(Real, None, None, closed="neither"), None],
+        "language_model": [None],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(
+        self,
+        estimator=None,
+        *,
+        lexicon=None,
+        n_candidates=10,
+        keep_known=True,
+        prior_weight=1.0,
+        reject_margin=0.0,
+        language_model=None,
+        n_jobs=None,
+    ):
+        self.estimator = estimator
+        self.lexicon = lexicon
+        self.n_candidates = n_candidates
+        self.keep_known = keep_known
+        self.prior_weight = prior_weight
+        self.reject_margin = reject_margin
+        self.language_model = language_model
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y):
+        """Learn the costs from (OCR, truth) token pairs, index the lexicon, fit the priors.
+
+        Parameters
+        ----------
+        X : sequence of str
+            OCR tokens.
+        y : sequence of str
+            Their true forms.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        for name in ("prior_weight", "reject_margin"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):
+                raise ValueError(f"{name} must be finite, got {value!r}")
+        X, y = check_pairs(X, y)
+        truth_counts = Counter(y)
+        if self.lexicon is None:
+            # Most frequent first (ties: first seen), the tie-break convention.
+            lexicon = sorted(truth_counts, key=truth_counts.get, reverse=True)
+        else:
+            lexicon = list(dict.fromkeys(check_strings(self.lexicon, "lexicon")))
+        estimator = clone(self.estimator if self.estimator is not None else EditCostEstimator())
+        estimator.fit(X, y)
+        neighbors = EditDistanceNeighbors(metric=estimator, n_jobs=self.n_jobs).fit(lexicon)
+
+        counts = np.array([truth_counts.get(w, 0) for w in lexicon], dtype=float)
+        log_prior = np.log(counts + 1.0) - math.log(counts.sum() + len(lexicon))
+        n_oov = len(y) - int(counts.sum())
+        log_oov = math.log((n_oov + 1.0) / (len(y) + 2.0))
+        in_lexicon = set(lexicon)
+        outside = [w for w in y if w not in in_lexicon]
+        spelling = _Spelling(outside or y)  # what words missing from the lexicon look like
+        channel = getattr(estimator, "channel_", None)
+        scale = float(channel.normaliser) if channel is not None else 1.0
+
+        # Every fitted attribute at the end: a failed refit keeps the previous state.
+        self.estimator_ = estimator
+        self.lexicon_ = lexicon
+        self.neighbors_ = neighbors
+        self.log_prior_ = log_prior
+        self.log_oov_ = log_oov
+        self.spelling_ = spelling
+        self.scale_ = scale
+        return self
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "neighbors_")
+
+    def _keep_score(self, x):
+        """``-ln P(out of lexicon) - ln P_spell(x)``: the score of leaving ``x`` as it is."""
+        return -self.log_oov_ + self.spelling_.surprisal(x)
+
+    def kneighbors(self, X, n_neighbors=None, return_distance=True):
+        """The candidate words of each token, best first by the corrector's score.
+
+        Parameters
+        ----------
+        X : sequence of str
+        n_neighbors : int, optional
+            Candidates per token; defaults to ``n_candidates`` (at most the lexicon size).
+        return_distance : bool, default=True
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n_tokens, n_neighbors)
+            ``Z * cost - prior_weight * ln P(w)`` in nats, ascending; only when
+            ``return_distance``.
+        indices : ndarray of int64, shape (n_tokens, n_neighbors)
+            Into :attr:`lexicon_`; ties by the edit cost, then lexicon order.
+        """
+        check_is_fitted(self)
+        X = check_strings(X, "X", allow_empty=True)
+        k = self.n_candidates if n_neighbors is None else n_neighbors
+        k = min(k, len(self.lexicon_)) if n_neighbors is None else k
+        cost, ind = self.neighbors_.kneighbors(X, k)
+        scores = self.scale_ * cost - self.prior_weight * self.log_prior_[ind]
+        order = np.argsort(scores, axis=1, kind="stable")
+        scores = np.take_along_axis(scores, order, axis=1)
+        ind = np.take_along_axis(ind, order, axis=1)
+        return (scores, ind) if return_distance else ind
+
+    def predict(self, X):
+        """The corrected tokens.
+
+        Returns
+        -------
+        ndarray of str (object dtype), shape (n_tokens,)
+        """
+        check_is_fitted(self)
+        X = check_strings(X, "X", allow_empty=True)
+        out = np.array(X, dtype=object)
+        known = set(self.lexicon_) if self.keep_known else set()
+        todo = [i for i, x in enumerate(X) if x not in known]
+        if not todo:
+            return out
+        scores, ind = self.kneighbors([X[i] for i in todo])
+        for row, i in enumerate(todo):
+            if self.reject_margin is not None and (
+                scores[row, 0] + self.reject_margin >= self._keep_score(X[i])
+            ):
+                continue  # keeping the token as an out-of-lexicon word is more likely
+            out[i] = self.lexicon_[ind[row, 0]]
+        return out
+
+    def score(self, X, y):
+        """Accuracy: the share of tokens whose correction equals the truth."""
+        X, y = check_pairs(X, y)
+        return float(np.mean(self.predict(X) == np.array(y, dtype=object)))
+
+
+class _Spelling:
+    """Character bigram model of tokens, with start and end marks, add-0.1 smoothed."""
+
+    SMOOTHING = 0.1
+
+    def __init__(self, words):
+        self.pairs, self.contexts = Counter(), Counter()
+        for w in words:
+            marked = "\x02" + w + "\x03"
+            self.pairs.update(zip(marked, marked[1:]))
+            self.contexts.update(marked[:-1])
+        self.n_outcomes = len(set(self.contexts) | {"\x03"}) + 1  # + any unseen character
+
+    def surprisal(self, x):
+        """``-ln P(x)``: the bigrams of ``x`` from its start mark to its end mark."""
+        a, n = self.SMOOTHING, self.n_outcomes
+        marked = "\x02" + x + "\x03"
+        return -sum(
+            math.log((self.pairs[p] + a) / (self.contexts[p[0]] + a * n))
+            for p in zip(marked, marked[1:])
+        )
