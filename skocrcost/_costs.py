@@ -226,7 +226,9 @@ class CostTables:
             for s, t, c in zip(src, tgt, cost, strict=True)
             if c != dsub or not self._uniform_defaults()
         ]
-        if not self._uniform_defaults() and len(self.chars) > DENSE_LIMIT:
+        if not self._uniform_defaults():
+            # What an edit between a known and an unknown character costs: ocr-stringdist's
+            # layout has only one default, so without this a round trip would lose it.
             out[EXTENSION_KEY] = {
                 "unseen_substitution_row": dict(
                     zip(letters, self.rowdef[1:].tolist(), strict=True)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from reference import reference_distance
 from strategies import cost_dicts, text
 
-from skocrcost import EditOperation, WeightedLevenshtein
+from skocrcost import EditCostEstimator, EditOperation, WeightedLevenshtein
 
 
 def test_defaults_are_unit_levenshtein():
@@ -193,3 +193,13 @@ def test_threads_share_one_metric_safely():
     for matrix, distances in results:
         np.testing.assert_array_equal(matrix, want)
         assert distances == loop
+
+
+def test_learned_costs_survive_the_dict_round_trip_for_unknown_characters():
+    # Learned costs depend on the OCR character even when the truth character is
+    # unknown (never seen in training); ocr-stringdist's layout has one default only.
+    est = EditCostEstimator(k=0.5).fit(["tbe", "cat"], ["the", "cat"])
+    back = WeightedLevenshtein.from_dict(json.loads(json.dumps(est.metric_.to_dict())))
+    assert back == est.metric_
+    assert back.substitution_cost("b", "q") == est.metric_.substitution_cost("b", "q") != 1.0
+    assert back.distance("tbex", "thqe") == est.metric_.distance("tbex", "thqe")
