@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from numbers import Integral, Real
 
 import numpy as np
@@ -9,7 +10,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from . import _smoothing
+from . import _persist, _smoothing
 from ._counting import EditCounts
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
@@ -136,19 +137,22 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             new = EditCounts.from_columns(src, tgt)
             converged = counts is not None and new == counts
             counts = new
-            channel = _smoothing.additive(counts, k, self.model)
-            metric = WeightedLevenshtein.from_tables(channel.cost_tables())
+            channel, metric = _learn(counts, k, self.model)
             if converged:
                 break
             aligner = metric
-        # Set every fitted attribute at the end: a failed refit keeps the previous state.
+        references = references if references is not None else list(dict.fromkeys(y))
+        return self._set_fitted(counts, channel, metric, n_iter, references)
+
+    def _set_fitted(self, counts, channel, metric, n_iter, references):
+        # Every fitted attribute is set here, at the end: a failed refit keeps the previous state.
         self.counts_ = counts
         self.channel_ = channel
         self.costs_ = metric.costs
         self.metric_ = metric
         self.n_iter_ = n_iter
         self.vocabulary_ = [chr(c) for c in counts.vocabulary]
-        self.references_ = references if references is not None else list(dict.fromkeys(y))
+        self.references_ = references
         return self
 
     def score_samples(self, X, y):
@@ -179,6 +183,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = check_strings(X, "X")
+        if not self.references_:
+            raise ValueError(
+                "this estimator has no references (it was saved without them); refit with "
+                "references=..., or call metric_.pairwise(X, references)"
+            )
         size = len(X) * len(self.references_) * 8
         if size > MAX_TRANSFORM_BYTES:
             raise ValueError(
@@ -193,5 +202,87 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         check_is_fitted(self)
         return np.asarray(self.references_, dtype=object)
 
+    # -- cost models as files ------------------------------------------------------------
+    def save(self, path, *, include_references=True):
+        """Write the fitted model to a JSON file (gzip-compressed if ``path`` ends in ``.gz``).
+
+        The file is ocr-stringdist's ``WeightedLevenshtein.to_dict`` layout, so
+        ocr-stringdist's ``from_dict`` and :meth:`WeightedLevenshtein.load` read
+        its costs, plus the key ``"skocrcost_estimator"``: the parameters, the
+        vocabulary and the edit counts, from which :meth:`load` rebuilds
+        ``counts_``, ``channel_`` and the metric, so :meth:`score` works after loading.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+        include_references : bool, default=True
+            Store ``references_`` (the columns of :meth:`transform`); they can
+            be large, since by default they are every distinct truth string.
+        """
+        check_is_fitted(self)
+        params = self.get_params(deep=False)
+        if params["aligner"] is not None:
+            params["aligner"] = params["aligner"].to_dict()
+        if params["references"] is not None:
+            params["references"] = list(params["references"])
+        state = {
+            "format_version": _persist.FORMAT_VERSION,
+            "params": params,
+            "n_iter": self.n_iter_,
+            "references": list(self.references_) if include_references else None,
+            **_persist.counts_to_json(self.counts_),
+        }
+        _persist.write_json({**self.metric_.to_dict(), _persist.ESTIMATOR_KEY: state}, path)
+
+    @classmethod
+    def load(cls, path):
+        """Read a file written by :meth:`save`: a fitted estimator.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from skocrcost import EditCostEstimator
+        >>> est = EditCostEstimator(k=0.5).fit(["tbe", "cat"], ["the", "cat"])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.json")
+        >>> est.save(path)
+        >>> back = EditCostEstimator.load(path)
+        >>> back.metric_ == est.metric_, back.score(["tbe"], ["the"]) == est.score(["tbe"], ["the"])
+        (True, True)
+        """
+        data = _persist.read_json(path)
+        where = os.fspath(path)
+        state = data.get(_persist.ESTIMATOR_KEY)
+        if not isinstance(state, dict):
+            raise ValueError(
+                f"{where} holds costs but no fitted estimator; "
+                "read it with WeightedLevenshtein.load"
+            )
+        if state.get("format_version") != _persist.FORMAT_VERSION:
+            raise ValueError(
+                f"{where}: unsupported format_version {state.get('format_version')!r} "
+                f"(this skocrcost reads {_persist.FORMAT_VERSION})"
+            )
+        params = state.get("params")
+        if not isinstance(params, dict) or set(params) != set(cls().get_params()):
+            raise ValueError(f"{where}: 'params' must hold exactly {sorted(cls().get_params())}")
+        if params["aligner"] is not None:
+            params = {**params, "aligner": WeightedLevenshtein.from_dict(params["aligner"])}
+        est = cls(**params)
+        k, _, _ = est._check_params()
+        counts = _persist.counts_from_json(state, where)
+        channel, metric = _learn(counts, k, est.model)
+        if metric != WeightedLevenshtein.from_dict(data):
+            raise ValueError(f"{where}: the costs disagree with the counts (edited by hand?)")
+        n_iter = check_number(state.get("n_iter"), f"{where}: n_iter", low=1, integer=True)
+        references = state.get("references")
+        references = [] if references is None else check_strings(references, "references")
+        return est._set_fitted(counts, channel, metric, n_iter, references)
+
     def __sklearn_is_fitted__(self):
         return hasattr(self, "metric_")
+
+
+def _learn(counts, k, model):
+    """The smoothed channel model of some counts, and the metric of its costs."""
+    channel = _smoothing.additive(counts, k, model)
+    return channel, WeightedLevenshtein.from_tables(channel.cost_tables())

@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _persist
 from ._costs import CostTables
 from ._dp import CostKernel
 from ._threads import n_threads
@@ -191,6 +192,29 @@ class WeightedLevenshtein(CostKernel):
     def from_dict(cls, data):
         """Read :meth:`to_dict`'s (or ocr-stringdist's) layout, validating every cost."""
         return cls.from_tables(CostTables.from_dict(data))
+
+    def save(self, path):
+        """Write :meth:`to_dict` to a JSON file (gzip-compressed if ``path`` ends in ``.gz``).
+
+        ocr-stringdist reads it: ``WeightedLevenshtein.from_dict(json.load(f))``.
+        """
+        _persist.write_json(self.to_dict(), path)
+
+    @classmethod
+    def load(cls, path):
+        """Read a JSON cost file: one written by :meth:`save`, by ocr-stringdist, or by
+        :meth:`EditCostEstimator.save` (its learned costs).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from skocrcost import WeightedLevenshtein
+        >>> path = os.path.join(tempfile.mkdtemp(), "costs.json")
+        >>> WeightedLevenshtein({("0", "O"): 0.1}).save(path)
+        >>> WeightedLevenshtein.load(path).distance("0CR", "OCR")
+        0.1
+        """
+        return cls.from_dict(_persist.read_json(path))
 
     def __eq__(self, other):
         if not isinstance(other, WeightedLevenshtein):
