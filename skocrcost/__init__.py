@@ -3,9 +3,11 @@
 from ._costs import CostTables
 from ._counting import EditCounts
 from .correction import OCRCorrector
+from .datasets import pretrained
 from .estimator import EditCostEstimator
 from .metrics import EditOperation, WeightedLevenshtein
 from .neighbors import EditDistanceNeighbors
+from .plotting import plot_costs
 
 __version__ = "0.1.0"
 
@@ -17,5 +19,7 @@ __all__ = [
     "EditOperation",
     "OCRCorrector",
     "WeightedLevenshtein",
+    "plot_costs",
+    "pretrained",
     "__version__",
 ]

@@ -1,17 +1,187 @@
-"""The ``skocrcost`` command."""
+"""The ``skocrcost`` command: learn costs from a file of pairs, measure distances, demo."""
 
 import argparse
 import sys
 
 EXAMPLES = """examples:
-  skocrcost demo          learn OCR error costs on the embedded ICDAR 2017 sample
+  skocrcost demo
+      learn OCR error costs on the embedded ICDAR 2017 sample, k by cross-validation
+  skocrcost fit pairs.tsv -o model.json
+      learn costs from your own OCR: one 'OCR<TAB>truth' pair per line; k by 5-fold CV
+  skocrcost fit pairs.tsv -o model.json --k 0.1 --model legacy --plot costs.png
+      a fixed k, the legacy model, and a picture of what was learned
+  skocrcost distance tbe the --model model.json --explain
+      the learned distance, and the edits of its cheapest alignment
+  skocrcost distance tbe the
+      the same with the shipped model for English historical print (en-historical)
 """
+
+# ``--k auto``: k chosen by cross-validation over the demo's grid.
+K_AUTO = "auto"
+
+
+class _TextBar:
+    """A progress line on stderr for when tqdm is not installed."""
+
+    def __init__(self, total, desc):
+        self.total, self.desc, self.n = total, desc, 0
+        self._draw()
+
+    def _draw(self):
+        print(f"\r{self.desc}: {self.n}/{self.total}", end="", file=sys.stderr, flush=True)
+
+    def update(self, n=1):
+        self.n += n
+        self._draw()
+
+    def close(self):
+        print(file=sys.stderr, flush=True)
+
+
+class _NoBar:
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
+def _progress(total, desc, quiet):
+    if quiet:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _TextBar(total, desc)
+    return tqdm(total=total, desc=desc, unit="fit", file=sys.stderr, leave=False)
+
+
+def _say(args, *lines):
+    if not args.quiet:
+        for line in lines:
+            print(line)
+
+
+def _k(text):
+    if text == K_AUTO:
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 'auto' or a number >= 0, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 'auto' or a finite number >= 0, got {text!r}")
+    return value
+
+
+def read_pairs(path):
+    """(OCR, truth) lists from a file of 'OCR<TAB>truth' lines ('-' is stdin)."""
+    name = "<stdin>" if path == "-" else path
+    f = sys.stdin if path == "-" else open(path, encoding="utf-8", newline="\n")
+    X, y = [], []
+    try:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if not line:
+                continue
+            fields = line.split("\t")
+            if len(fields) != 2:
+                raise ValueError(
+                    f"{name} line {number}: expected 'OCR<TAB>truth' (one tab), "
+                    f"found {len(fields) - 1} tabs"
+                )
+            X.append(fields[0])
+            y.append(fields[1])
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name} is not UTF-8 text: {exc}") from None
+    finally:
+        if f is not sys.stdin:
+            f.close()
+    if not X:
+        raise ValueError(f"{name} holds no pairs")
+    return X, y
+
+
+def _fit(args):
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    from ._demo import K_GRID, cheapest_confusions
+    from .estimator import EditCostEstimator
+
+    X, y = read_pairs(args.pairs)
+    est = EditCostEstimator(model=args.model, n_jobs=args.n_jobs)
+    if args.k == K_AUTO:
+        if len(X) < args.cv:
+            raise ValueError(f"--k auto needs at least --cv={args.cv} pairs, got {len(X)}")
+        bar = _progress(args.cv * len(K_GRID) + 1, "choosing k", args.quiet)
+
+        def scored(estimator, X_test, y_test):
+            bar.update()
+            return estimator.score(X_test, y_test)
+
+        search = GridSearchCV(
+            est,
+            {"k": list(K_GRID)},
+            scoring=scored,
+            cv=KFold(args.cv, shuffle=True, random_state=0),
+        )
+        try:
+            search.fit(X, y)
+            bar.update()
+        finally:
+            bar.close()
+        est = search.best_estimator_
+        scores = dict(zip(K_GRID, search.cv_results_["mean_test_score"], strict=True))
+        _say(args, f"k = {est.k:g} chosen by {args.cv}-fold cross-validation "
+                   f"(held-out log-likelihood per pair {scores[est.k]:.3f})")  # fmt: skip
+    else:
+        bar = _progress(1, "fitting", args.quiet)
+        try:
+            est.set_params(k=args.k).fit(X, y)
+            bar.update()
+        finally:
+            bar.close()
+    est.save(args.output, include_references=False)
+    _say(
+        args,
+        f"learned costs over {len(est.vocabulary_)} characters from {len(X)} pairs "
+        f"({est.model} model); wrote {args.output}",
+        "cheapest errors seen:",
+        *(
+            f"  {s or '(none)':>6} -> {t or '(none)':<6} cost {cost:.3f}  seen {n}"
+            for s, t, cost, n in cheapest_confusions(est, 5)
+        ),
+    )
+    if args.plot:
+        from .plotting import plot_costs
+
+        plot_costs(est).savefig(args.plot, dpi=120)
+        _say(args, f"wrote {args.plot}")
+    return 0
+
+
+def _load_metric(name):
+    from .datasets import PRETRAINED, pretrained
+    from .metrics import WeightedLevenshtein
+
+    if name in PRETRAINED:
+        return pretrained(name).metric_
+    return WeightedLevenshtein.load(name)
+
+
+def _distance(args):
+    metric = _load_metric(args.model)
+    print(f"{metric.distance(args.a, args.b):.6g}")
+    if args.explain:
+        for op in metric.explain(args.a, args.b):
+            print(f"  {op.kind:<10} {op.source or '-':>3} -> {op.target or '-':<3} {op.cost:.4f}")
+    return 0
 
 
 def _demo(args):
     from ._demo import run
 
-    run()
+    run(print_=(lambda *a, **k: None) if args.quiet else print)
     return 0
 
 
@@ -22,8 +192,48 @@ def build_parser():
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-q", "--quiet", action="store_true", help="print only the results")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    demo = sub.add_parser("demo", help="choose k by cross-validation on the embedded sample")
+
+    fit = sub.add_parser(
+        "fit",
+        parents=[common],
+        help="learn costs from a file of (OCR, truth) pairs",
+        description="Learn costs from PAIRS ('OCR<TAB>truth' per line, UTF-8; '-' for stdin) "
+        "and write them as JSON (readable by ocr-stringdist's WeightedLevenshtein.from_dict, "
+        "and by EditCostEstimator.load with the counts).",
+    )
+    fit.add_argument("pairs", metavar="PAIRS", help="tab-separated pairs, '-' for stdin")
+    fit.add_argument("-o", "--output", required=True, help="the model file (.json or .json.gz)")
+    fit.add_argument(
+        "--k", type=_k, default=K_AUTO, help="smoothing, or 'auto' (default): chosen by CV"
+    )
+    fit.add_argument("--model", choices=("unified", "legacy"), default="unified")
+    fit.add_argument("--cv", type=int, default=5, help="folds for --k auto (default 5)")
+    fit.add_argument("--n-jobs", type=int, default=None, help="threads (-1: all cores)")
+    fit.add_argument("--plot", metavar="PNG", help="also draw the learned costs (matplotlib)")
+    fit.set_defaults(func=_fit)
+
+    distance = sub.add_parser(
+        "distance",
+        parents=[common],
+        help="the learned distance from A (OCR) to B (truth)",
+        description="Print the distance from A (the OCR side) to B (the truth side).",
+    )
+    distance.add_argument("a", metavar="A")
+    distance.add_argument("b", metavar="B")
+    distance.add_argument(
+        "--model",
+        default="en-historical",
+        help="a JSON cost file, or a shipped model's name (default: en-historical)",
+    )
+    distance.add_argument("--explain", action="store_true", help="list the edits and costs")
+    distance.set_defaults(func=_distance)
+
+    demo = sub.add_parser(
+        "demo", parents=[common], help="choose k by cross-validation on the embedded sample"
+    )
     demo.set_defaults(func=_demo)
     return parser
 
@@ -31,11 +241,16 @@ def build_parser():
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "cv", 2) < 2:
+        parser.error("--cv must be at least 2")
     try:
         return args.func(args)
-    except (OSError, ValueError, TypeError) as exc:
+    except (OSError, ValueError, TypeError, ImportError) as exc:
         print(f"skocrcost: error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("skocrcost: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

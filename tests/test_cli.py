@@ -1,0 +1,182 @@
+"""The command line (fit, distance), plot_costs and the shipped pretrained model."""
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from skocrcost import EditCostEstimator, WeightedLevenshtein, cli, plot_costs, pretrained
+from skocrcost.datasets import load_icdar2017_sample
+
+
+@pytest.fixture(scope="module")
+def pairs_file(tmp_path_factory):
+    X, y = load_icdar2017_sample("tokens")
+    path = tmp_path_factory.mktemp("cli") / "pairs.tsv"
+    path.write_text("".join(f"{a}\t{b}\n" for a, b in zip(X[:3000], y[:3000])), encoding="utf-8")
+    return path, X[:3000], y[:3000]
+
+
+def test_fit_with_a_fixed_k_writes_the_estimators_model(tmp_path, pairs_file, capsys):
+    path, X, y = pairs_file
+    out = tmp_path / "model.json"
+    assert cli.main(["fit", str(path), "-o", str(out), "--k", "0.1", "--model", "legacy"]) == 0
+    stdout = capsys.readouterr().out
+    assert "wrote" in stdout and "cheapest errors" in stdout
+    loaded = EditCostEstimator.load(out)
+    direct = EditCostEstimator(k=0.1, model="legacy").fit(X, y)
+    assert loaded.metric_ == direct.metric_
+    assert WeightedLevenshtein.load(out) == direct.metric_
+
+
+def test_fit_auto_k_is_grid_search_and_quiet_prints_nothing(tmp_path, pairs_file, capsys):
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    from skocrcost._demo import K_GRID
+
+    path, X, y = pairs_file
+    out = tmp_path / "model.json.gz"
+    assert cli.main(["fit", str(path), "-o", str(out), "--cv", "3", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+    search = GridSearchCV(
+        EditCostEstimator(), {"k": list(K_GRID)}, cv=KFold(3, shuffle=True, random_state=0)
+    ).fit(X, y)
+    assert EditCostEstimator.load(out).k == search.best_params_["k"]
+
+
+def test_fit_progress_bar_goes_to_stderr(tmp_path, pairs_file, capsys):
+    path, _, _ = pairs_file
+    assert cli.main(["fit", str(path), "-o", str(tmp_path / "m.json"), "--cv", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "choosing k" in captured.err
+    assert "chosen by 2-fold cross-validation" in captured.out
+
+
+def test_fit_plot_writes_a_png(tmp_path, pairs_file):
+    pytest.importorskip("matplotlib")
+    path, _, _ = pairs_file
+    png = tmp_path / "costs.png"
+    assert cli.main(["fit", str(path), "-o", str(tmp_path / "m.json"), "--k", "1", "-q",
+                     "--plot", str(png)]) == 0  # fmt: skip
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_distance_and_explain_use_the_model_file(tmp_path, capsys):
+    metric = WeightedLevenshtein({("b", "h"): 0.25}, default_insertion_cost=0.5)
+    metric.save(tmp_path / "costs.json")
+    assert cli.main(["distance", "tbe", "thee", "--model", str(tmp_path / "costs.json")]) == 0
+    assert float(capsys.readouterr().out) == metric.distance("tbe", "thee") == 0.75
+    assert cli.main(["distance", "tbe", "the", "--model", str(tmp_path / "costs.json"),
+                     "--explain"]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "0.25"
+    assert lines[2].split() == ["substitute", "b", "->", "h", "0.2500"]
+
+
+def test_distance_defaults_to_the_shipped_model(capsys):
+    assert cli.main(["distance", "tbe", "the"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(
+        pretrained("en-historical").metric_.distance("tbe", "the"), rel=1e-5
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "match"),
+    [
+        ("a\tb\tc\n", [], "line 1: expected 'OCR<TAB>truth'"),
+        ("ab\n", [], "line 1: expected"),
+        ("\n\n", [], "holds no pairs"),
+        (b"\xff\tx\n", [], "not UTF-8"),
+        ("a\tb\n", ["--cv", "5"], "at least --cv=5 pairs"),
+    ],
+)
+def test_bad_pairs_are_one_clear_line(tmp_path, capsys, content, args, match):
+    path = tmp_path / "pairs.tsv"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    assert cli.main(["fit", str(path), "-o", str(tmp_path / "m.json"), *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("skocrcost: error:") and match in err
+    assert err.count("\n") == 1
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_missing_files_and_bad_arguments_exit_non_zero(tmp_path, capsys):
+    assert cli.main(["fit", str(tmp_path / "missing.tsv"), "-o", "m.json"]) == 1
+    assert "missing.tsv" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("{")
+    assert cli.main(["distance", "a", "b", "--model", str(tmp_path / "bad.json")]) == 1
+    assert "not a JSON cost model" in capsys.readouterr().err
+    for bad in (["fit", "x.tsv", "-o", "m.json", "--k", "-1"], ["fit", "x.tsv", "--k", "nan"],
+                ["fit", "x.tsv", "-o", "m", "--cv", "1"], ["distance", "a"]):  # fmt: skip
+        with pytest.raises(SystemExit) as exc:
+            cli.main(bad)
+        assert exc.value.code == 2
+
+
+def test_help_shows_examples_and_stdin_is_read(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "skocrcost", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "skocrcost fit pairs.tsv -o model.json" in run.stdout
+    assert "distance" in run.stdout
+    out = tmp_path / "m.json"
+    piped = subprocess.run(
+        [sys.executable, "-m", "skocrcost", "fit", "-", "-o", str(out), "--k", "0.5", "-q"],
+        input="tbe\tthe\ncat\tcat\n",
+        capture_output=True,
+        text=True,
+    )
+    assert piped.returncode == 0, piped.stderr
+    expected = EditCostEstimator(k=0.5).fit(["tbe", "cat"], ["the", "cat"])
+    assert EditCostEstimator.load(out).metric_ == expected.metric_
+
+
+def test_plot_costs_draws_heatmap_and_bars(pairs_file):
+    pytest.importorskip("matplotlib")
+    _, X, y = pairs_file
+    est = EditCostEstimator(k=0.1).fit(X, y)
+    fig = plot_costs(est, top=12, min_count=1)
+    heat, bars, _colorbar = fig.axes
+    assert len(bars.patches) == 12
+    widths = [p.get_width() for p in bars.patches]
+    assert widths == sorted(widths)  # cheapest first
+    image = np.ma.filled(heat.get_images()[0].get_array().astype(float), np.nan)
+    assert image.shape[0] <= 25 and image.shape[1] <= 25
+    assert np.nanmin(image) >= 0 and math.isnan(image[-1, -1])  # gap to gap: no edit
+
+
+def test_plot_costs_refuses_bad_input():
+    pytest.importorskip("matplotlib")
+    with pytest.raises(TypeError, match="estimator"):
+        plot_costs(WeightedLevenshtein())
+    with pytest.raises(NotFittedError):
+        plot_costs(EditCostEstimator())
+    est = EditCostEstimator().fit(["tbe"], ["the"])
+    with pytest.raises(ValueError, match="top"):
+        plot_costs(est, top=0)
+
+
+def test_plot_costs_names_the_extra_when_matplotlib_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)  # import fails as if absent
+    est = EditCostEstimator().fit(["tbe"], ["the"])
+    with pytest.raises(ImportError, match=r"skocrcost\[plot\]"):
+        plot_costs(est)
+
+
+def test_pretrained_model_is_fitted_and_knows_historical_print():
+    est = pretrained("en-historical")
+    metric = est.metric_
+    assert est.references_ == []
+    # Classic historical-print confusions are cheap, arbitrary ones are not.
+    assert metric.substitution_cost("1", "I") < 0.5 < metric.substitution_cost("1", "Q")
+    X, y = load_icdar2017_sample("lines")
+    assert np.isfinite(est.score(X[:50], y[:50]))
+    with pytest.raises(ValueError, match="en-historical"):
+        pretrained("fr-modern")
