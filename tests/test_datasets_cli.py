@@ -19,6 +19,7 @@ MODULES = [
     "skocrcost.datasets",
     "skocrcost.neighbors",
     "skocrcost.correction",
+    "skocrcost.plotting",
 ]
 
 
