@@ -1,5 +1,8 @@
 """Shared fixtures: the real data beside the repository, skipped cleanly when absent."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,3 +28,22 @@ def read_pairs(path, limit=None):
             X.append(a)
             y.append(b)
     return X, y
+
+
+def run_skocrcost(*args, cwd, input=None):
+    """Run ``python -m skocrcost ARGS`` in ``cwd`` on the same skocrcost the tests import.
+
+    The same package (installed, or built in place) whatever the working directory: a
+    source tree without the compiled kernel must not shadow it.
+    """
+    import skocrcost
+
+    env = {**os.environ, "PYTHONPATH": str(Path(skocrcost.__file__).resolve().parents[1])}
+    return subprocess.run(
+        [sys.executable, "-m", "skocrcost", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        input=input,
+    )

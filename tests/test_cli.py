@@ -1,11 +1,11 @@
 """The command line (fit, distance), plot_costs and the shipped pretrained model."""
 
 import math
-import subprocess
 import sys
 
 import numpy as np
 import pytest
+from conftest import run_skocrcost
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import EditCostEstimator, WeightedLevenshtein, cli, plot_costs, pretrained
@@ -121,17 +121,13 @@ def test_missing_files_and_bad_arguments_exit_non_zero(tmp_path, capsys):
 
 
 def test_help_shows_examples_and_stdin_is_read(tmp_path):
-    run = subprocess.run(
-        [sys.executable, "-m", "skocrcost", "--help"], capture_output=True, text=True, check=True
-    )
+    run = run_skocrcost("--help", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
     assert "skocrcost fit pairs.tsv -o model.json" in run.stdout
     assert "distance" in run.stdout
     out = tmp_path / "m.json"
-    piped = subprocess.run(
-        [sys.executable, "-m", "skocrcost", "fit", "-", "-o", str(out), "--k", "0.5", "-q"],
-        input="tbe\tthe\ncat\tcat\n",
-        capture_output=True,
-        text=True,
+    piped = run_skocrcost(
+        "fit", "-", "-o", str(out), "--k", "0.5", "-q", cwd=tmp_path, input="tbe\tthe\ncat\tcat\n"
     )
     assert piped.returncode == 0, piped.stderr
     expected = EditCostEstimator(k=0.5).fit(["tbe", "cat"], ["the", "cat"])

@@ -2,14 +2,10 @@
 
 import doctest
 import importlib
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from conftest import run_skocrcost
 
-import skocrcost
 from skocrcost import cli
 from skocrcost.datasets import load_icdar2017_sample
 
@@ -50,18 +46,8 @@ def test_demo_prints_the_chosen_k_and_confusions(capsys):
 
 
 def test_module_entry_point_and_help(tmp_path):
-    # Import the same skocrcost as this test does (installed, or built in place), whatever
-    # the working directory: a source tree without the compiled kernel must not shadow it.
-    env = {**os.environ, "PYTHONPATH": str(Path(skocrcost.__file__).resolve().parents[1])}
-
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "skocrcost", *args],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=env,
-        )
+        return run_skocrcost(*args, cwd=tmp_path)
 
     ok = run("--help")
     assert ok.returncode == 0, ok.stderr
