@@ -10,9 +10,11 @@ from ._validation import check_number
 
 __all__ = ["plot_costs"]
 
-GAP = "∅"  # the empty side of an insertion or deletion
-# How characters that are hard to see are drawn in labels.
-_SHOWN = {" ": "␣", "\t": "⇥", "\n": "↵", "": GAP}
+# How characters that are hard to see are drawn in labels; the empty side of an
+# insertion or deletion is drawn by mathtext, since monospace fonts draw ∅ like ø.
+_SHOWN = {" ": "␣", "\t": "⇥", "\n": "↵", "": r"$\emptyset$", "$": r"\$"}
+# Monospace tells I, l and 1 (and O and 0) apart, which OCR errors are all about.
+_CHAR_FONT = {"fontfamily": "monospace", "fontsize": 11}
 # At most this many characters per heatmap axis, so every label stays legible.
 MAX_HEATMAP_CHARS = 24
 
@@ -129,8 +131,8 @@ def _draw_heatmap(fig, ax, estimator, ocr_chars, truth_chars):
                 light = table[i, j] < 0.6 * image.norm.vmax
                 ax.text(j, i, str(n), ha="center", va="center", fontsize=7,
                         color="white" if light else "black")  # fmt: skip
-    ax.set_xticks(range(len(truth_chars)), [_show(c) for c in truth_chars], fontsize=10)
-    ax.set_yticks(range(len(ocr_chars)), [_show(c) for c in ocr_chars], fontsize=10)
+    ax.set_xticks(range(len(truth_chars)), [_show(c) for c in truth_chars], **_CHAR_FONT)
+    ax.set_yticks(range(len(ocr_chars)), [_show(c) for c in ocr_chars], **_CHAR_FONT)
     ax.set_xlabel("truth character (∅: the OCR has an extra character)")
     ax.set_ylabel("OCR character (∅: the OCR lost a character)")
     ax.set_title("Costs of the most frequent errors (numbers: times seen)")
@@ -141,7 +143,7 @@ def _draw_bars(ax, rows, min_count):
     values = [cost for _, _, cost, _ in rows]
     y = np.arange(len(rows))
     ax.barh(y, values, color="#3b7dd8")
-    ax.set_yticks(y, labels, fontsize=10)
+    ax.set_yticks(y, labels, **_CHAR_FONT)
     ax.invert_yaxis()
     for i, (_, _, cost, count) in enumerate(rows):
         ax.text(cost, i, f"  {count}×", va="center", fontsize=8, color="#444444")
