@@ -23,14 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from skocrcost import EditCostEstimator  # noqa: E402
-from skocrcost._demo import K_GRID  # noqa: E402
+from skocrcost._demo import K_SEARCH  # noqa: E402
 from skocrcost.datasets import PRETRAINED, load_icdar2017_sample  # noqa: E402
 
 DATA = ROOT / ".." / "shared" / "data"
 SAMPLE_STEP = 12  # the embedded sample is every 12th line (scripts/make_sample.py)
 TRAIN_SHARE = 0.9
-# The demo's grid reaches down to 0.01; with ten times more data smaller k may win.
-GRID = (0.001, 0.003, *K_GRID)
 
 
 def read_pairs(path):
@@ -40,7 +38,7 @@ def read_pairs(path):
 
 def fit_cv(X, y):
     search = GridSearchCV(
-        EditCostEstimator(), {"k": list(GRID)}, cv=KFold(5, shuffle=True, random_state=0)
+        EditCostEstimator(), {"k": list(K_SEARCH)}, cv=KFold(5, shuffle=True, random_state=0)
     )
     return search.fit(X, y)
 

@@ -16,7 +16,7 @@ EXAMPLES = """examples:
       the same with the shipped model for English historical print (en-historical)
 """
 
-# ``--k auto``: k chosen by cross-validation over the demo's grid.
+# ``--k auto``: k chosen by cross-validation over _demo.K_SEARCH.
 K_AUTO = "auto"
 
 
@@ -105,7 +105,7 @@ def read_pairs(path):
 def _fit(args):
     from sklearn.model_selection import GridSearchCV, KFold
 
-    from ._demo import K_GRID, cheapest_confusions
+    from ._demo import K_SEARCH, cheapest_confusions
     from .estimator import EditCostEstimator
 
     X, y = read_pairs(args.pairs)
@@ -113,7 +113,7 @@ def _fit(args):
     if args.k == K_AUTO:
         if len(X) < args.cv:
             raise ValueError(f"--k auto needs at least --cv={args.cv} pairs, got {len(X)}")
-        bar = _progress(args.cv * len(K_GRID) + 1, "choosing k", args.quiet)
+        bar = _progress(args.cv * len(K_SEARCH) + 1, "choosing k", args.quiet)
 
         def scored(estimator, X_test, y_test):
             bar.update()
@@ -121,7 +121,7 @@ def _fit(args):
 
         search = GridSearchCV(
             est,
-            {"k": list(K_GRID)},
+            {"k": list(K_SEARCH)},
             scoring=scored,
             cv=KFold(args.cv, shuffle=True, random_state=0),
         )
@@ -131,7 +131,7 @@ def _fit(args):
         finally:
             bar.close()
         est = search.best_estimator_
-        scores = dict(zip(K_GRID, search.cv_results_["mean_test_score"], strict=True))
+        scores = dict(zip(K_SEARCH, search.cv_results_["mean_test_score"], strict=True))
         _say(args, f"k = {est.k:g} chosen by {args.cv}-fold cross-validation "
                    f"(held-out log-likelihood per pair {scores[est.k]:.3f})")  # fmt: skip
     else:

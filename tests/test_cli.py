@@ -35,7 +35,7 @@ def test_fit_with_a_fixed_k_writes_the_estimators_model(tmp_path, pairs_file, ca
 def test_fit_auto_k_is_grid_search_and_quiet_prints_nothing(tmp_path, pairs_file, capsys):
     from sklearn.model_selection import GridSearchCV, KFold
 
-    from skocrcost._demo import K_GRID
+    from skocrcost._demo import K_SEARCH
 
     path, X, y = pairs_file
     out = tmp_path / "model.json.gz"
@@ -43,7 +43,7 @@ def test_fit_auto_k_is_grid_search_and_quiet_prints_nothing(tmp_path, pairs_file
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
     search = GridSearchCV(
-        EditCostEstimator(), {"k": list(K_GRID)}, cv=KFold(3, shuffle=True, random_state=0)
+        EditCostEstimator(), {"k": list(K_SEARCH)}, cv=KFold(3, shuffle=True, random_state=0)
     ).fit(X, y)
     assert EditCostEstimator.load(out).k == search.best_params_["k"]
 
@@ -54,6 +54,16 @@ def test_fit_progress_bar_goes_to_stderr(tmp_path, pairs_file, capsys):
     captured = capsys.readouterr()
     assert "choosing k" in captured.err
     assert "chosen by 2-fold cross-validation" in captured.out
+
+
+def test_fit_progress_without_tqdm_is_a_stdlib_line(tmp_path, pairs_file, capsys, monkeypatch):
+    from skocrcost._demo import K_SEARCH
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import fails as if not installed
+    path, _, _ = pairs_file
+    assert cli.main(["fit", str(path), "-o", str(tmp_path / "m.json"), "--cv", "2"]) == 0
+    total = 2 * len(K_SEARCH) + 1
+    assert f"choosing k: {total}/{total}" in capsys.readouterr().err
 
 
 def test_fit_plot_writes_a_png(tmp_path, pairs_file):
