@@ -33,10 +33,13 @@ suppress_warnings = ["myst.header"]  # helpers' pages may start at any heading l
 
 autosummary_generate = True
 # Inherited members: WeightedLevenshtein.distance and align come from the compiled base
-# class; scikit-learn's and tuple's own methods are documented elsewhere.
+# class; scikit-learn's mixins' and tuple's own methods are documented elsewhere.
 autodoc_default_options = {
     "members": True,
-    "inherited-members": "BaseEstimator,_MetadataRequester,object,tuple",
+    "inherited-members": ",".join(
+        ["BaseEstimator", "TransformerMixin", "_SetOutputMixin", "_MetadataRequester"]
+        + ["object", "tuple"]
+    ),
 }
 autodoc_typehints = "none"
 numpydoc_show_class_members = False

@@ -14,6 +14,10 @@ EXAMPLES = """examples:
       the learned distance, and the edits of its cheapest alignment
   skocrcost distance tbe the
       the same with the shipped model for English historical print (en-historical)
+  skocrcost neighbors tbe Cambridgo --lexicon words.txt -n 3
+      the 3 nearest lexicon words of each query under the learned costs
+  cut -f1 pairs.tsv | skocrcost neighbors --lexicon words.txt --model model.json
+      queries from stdin, one per line; output: query<TAB>word<TAB>distance
 """
 
 # ``--k auto``: k chosen by cross-validation over _demo.K_SEARCH.
@@ -71,6 +75,16 @@ def _k(text):
         raise argparse.ArgumentTypeError(f"must be 'auto' or a number >= 0, got {text!r}") from None
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be 'auto' or a finite number >= 0, got {text!r}")
+    return value
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}")
     return value
 
 
@@ -178,6 +192,50 @@ def _distance(args):
     return 0
 
 
+def read_lines(path, what):
+    """Non-empty lines of a UTF-8 file ('-' is stdin), without their line ends."""
+    name = "<stdin>" if path == "-" else path
+    f = sys.stdin if path == "-" else open(path, encoding="utf-8", newline="\n")
+    try:
+        lines = [line.rstrip("\r\n") for line in f]
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name} is not UTF-8 text: {exc}") from None
+    finally:
+        if f is not sys.stdin:
+            f.close()
+    lines = [line for line in lines if line]
+    if not lines:
+        raise ValueError(f"{what} {name} holds no lines")
+    return lines
+
+
+# Queries per batch of ``neighbors``: the progress bar moves once per batch.
+NEIGHBOR_BATCH = 2000
+
+
+def _neighbors(args):
+    from .neighbors import EditDistanceNeighbors
+
+    lexicon = list(dict.fromkeys(read_lines(args.lexicon, "the lexicon")))  # first wins ties
+    queries = args.queries or read_lines("-", "the queries on")
+    metric = _load_metric(args.model)
+    n = min(args.n_neighbors, len(lexicon))
+    nn = EditDistanceNeighbors(n, metric=metric, n_jobs=args.n_jobs).fit(lexicon)
+    batches = range(0, len(queries), NEIGHBOR_BATCH)
+    bar = _progress(len(batches), "searching", args.quiet or len(batches) < 2)
+    try:
+        for start in batches:
+            part = queries[start : start + NEIGHBOR_BATCH]
+            dist, ind = nn.kneighbors(part)
+            for query, row_d, row_i in zip(part, dist, ind, strict=True):
+                for d, i in zip(row_d, row_i, strict=True):
+                    print(f"{query}\t{lexicon[i]}\t{d:.6g}")
+            bar.update()
+    finally:
+        bar.close()
+    return 0
+
+
 def _demo(args):
     from ._demo import run
 
@@ -230,6 +288,25 @@ def build_parser():
     )
     distance.add_argument("--explain", action="store_true", help="list the edits and costs")
     distance.set_defaults(func=_distance)
+
+    neighbors = sub.add_parser(
+        "neighbors",
+        parents=[common],
+        help="the nearest lexicon words of each query (exact search)",
+        description="Print the N nearest words of LEXICON (one word per line, UTF-8; the first "
+        "of equally near words wins, so list frequent words first) for each QUERY, or for "
+        "each line of stdin, as 'query<TAB>word<TAB>distance' lines, nearest first.",
+    )
+    neighbors.add_argument("queries", metavar="QUERY", nargs="*", help="default: stdin lines")
+    neighbors.add_argument("--lexicon", required=True, help="a word list, one per line")
+    neighbors.add_argument(
+        "--model",
+        default="en-historical",
+        help="a JSON cost file, or a shipped model's name (default: en-historical)",
+    )
+    neighbors.add_argument("-n", "--n-neighbors", type=_positive, default=5, help="default 5")
+    neighbors.add_argument("--n-jobs", type=int, default=None, help="threads (-1: all cores)")
+    neighbors.set_defaults(func=_neighbors)
 
     demo = sub.add_parser(
         "demo", parents=[common], help="choose k by cross-validation on the embedded sample"

@@ -186,3 +186,47 @@ def test_pretrained_model_is_fitted_and_knows_historical_print():
     assert np.isfinite(est.score(X[:50], y[:50]))
     with pytest.raises(ValueError, match="en-historical"):
         pretrained("fr-modern")
+
+
+def test_neighbors_prints_the_exact_nearest_words(tmp_path, capsys):
+    from skocrcost import EditDistanceNeighbors
+
+    lexicon = ["the", "tie", "bee", "the", "Cambridge", "cow"]
+    (tmp_path / "words.txt").write_text("\n".join(lexicon) + "\n", encoding="utf-8")
+    metric = WeightedLevenshtein({("b", "h"): 0.2, ("0", "o"): 0.1})
+    metric.save(tmp_path / "costs.json")
+    args = ["neighbors", "tbe", "c0w", "--lexicon", str(tmp_path / "words.txt"), "-n", "2"]
+    assert cli.main([*args, "--model", str(tmp_path / "costs.json")]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    words = list(dict.fromkeys(lexicon))  # duplicates dropped, the first one kept
+    dist, ind = EditDistanceNeighbors(2, metric=metric).fit(words).kneighbors(["tbe", "c0w"])
+    expected = [
+        [q, words[i], f"{d:.6g}"]
+        for q, row_d, row_i in zip(["tbe", "c0w"], dist, ind)
+        for d, i in zip(row_d, row_i)
+    ]
+    assert rows == expected
+    assert rows[0][:2] == ["tbe", "the"] and rows[2][:2] == ["c0w", "cow"]
+
+
+def test_neighbors_reads_queries_from_stdin_with_the_shipped_model(tmp_path):
+    (tmp_path / "words.txt").write_text("It\nof\nthe\n", encoding="utf-8")
+    run = run_skocrcost(
+        "neighbors", "--lexicon", "words.txt", "-n", "1", cwd=tmp_path, input="1t\n0f\n"
+    )
+    assert run.returncode == 0, run.stderr
+    lines = [line.split("\t") for line in run.stdout.splitlines()]
+    assert [line[:2] for line in lines] == [["1t", "It"], ["0f", "of"]]
+    metric = pretrained("en-historical").metric_
+    assert float(lines[0][2]) == pytest.approx(metric.distance("1t", "It"), rel=1e-5)
+
+
+def test_neighbors_errors(tmp_path, capsys):
+    (tmp_path / "empty.txt").write_text("\n\n")
+    assert cli.main(["neighbors", "x", "--lexicon", str(tmp_path / "empty.txt")]) == 1
+    assert "holds no lines" in capsys.readouterr().err
+    assert cli.main(["neighbors", "x", "--lexicon", str(tmp_path / "missing.txt")]) == 1
+    assert "missing.txt" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["neighbors", "x", "--lexicon", "w.txt", "-n", "0"])
+    assert exc.value.code == 2
