@@ -1,6 +1,7 @@
 """The ``skocrcost`` command: learn costs from a file of pairs, measure distances, demo."""
 
 import argparse
+import re
 import sys
 
 EXAMPLES = """examples:
@@ -18,6 +19,9 @@ EXAMPLES = """examples:
       the 3 nearest lexicon words of each query under the learned costs
   cut -f1 pairs.tsv | skocrcost neighbors --lexicon words.txt --model model.json
       queries from stdin, one per line; output: query<TAB>word<TAB>distance
+  skocrcost correct --lexicon words.txt --pairs tokens.tsv page.txt > fixed.txt
+      correct the words of a text (costs: en-historical; word frequencies and when to
+      leave a word alone: learned from the truth side of your token pairs)
 """
 
 # ``--k auto``: k chosen by cross-validation over _demo.K_SEARCH.
@@ -88,31 +92,47 @@ def _positive(text):
     return value
 
 
-def read_pairs(path):
-    """(OCR, truth) lists from a file of 'OCR<TAB>truth' lines ('-' is stdin)."""
-    name = "<stdin>" if path == "-" else path
-    f = sys.stdin if path == "-" else open(path, encoding="utf-8", newline="\n")
-    X, y = [], []
+def _name(path):
+    return "<stdin>" if path == "-" else path
+
+
+def read_text(path):
+    """The whole UTF-8 text of a file ('-' is stdin), line ends as they are."""
+    f = sys.stdin if path == "-" else open(path, encoding="utf-8", newline="")
     try:
-        for number, line in enumerate(f, 1):
-            line = line.rstrip("\r\n")
-            if not line:
-                continue
-            fields = line.split("\t")
-            if len(fields) != 2:
-                raise ValueError(
-                    f"{name} line {number}: expected 'OCR<TAB>truth' (one tab), "
-                    f"found {len(fields) - 1} tabs"
-                )
-            X.append(fields[0])
-            y.append(fields[1])
+        return f.read()
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name} is not UTF-8 text: {exc}") from None
+        raise ValueError(f"{_name(path)} is not UTF-8 text: {exc}") from None
     finally:
         if f is not sys.stdin:
             f.close()
+
+
+def read_lines(path, what):
+    """Non-empty lines of a UTF-8 file ('-' is stdin), without their line ends."""
+    lines = [line for line in read_text(path).splitlines() if line]
+    if not lines:
+        raise ValueError(f"{what} {_name(path)} holds no lines")
+    return lines
+
+
+def read_pairs(path):
+    """(OCR, truth) lists from a file of 'OCR<TAB>truth' lines ('-' is stdin)."""
+    X, y = [], []
+    for number, line in enumerate(read_text(path).split("\n"), 1):
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        fields = line.split("\t")
+        if len(fields) != 2:
+            raise ValueError(
+                f"{_name(path)} line {number}: expected 'OCR<TAB>truth' (one tab), "
+                f"found {len(fields) - 1} tabs"
+            )
+        X.append(fields[0])
+        y.append(fields[1])
     if not X:
-        raise ValueError(f"{name} holds no pairs")
+        raise ValueError(f"{_name(path)} holds no pairs")
     return X, y
 
 
@@ -192,23 +212,6 @@ def _distance(args):
     return 0
 
 
-def read_lines(path, what):
-    """Non-empty lines of a UTF-8 file ('-' is stdin), without their line ends."""
-    name = "<stdin>" if path == "-" else path
-    f = sys.stdin if path == "-" else open(path, encoding="utf-8", newline="\n")
-    try:
-        lines = [line.rstrip("\r\n") for line in f]
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{name} is not UTF-8 text: {exc}") from None
-    finally:
-        if f is not sys.stdin:
-            f.close()
-    lines = [line for line in lines if line]
-    if not lines:
-        raise ValueError(f"{what} {name} holds no lines")
-    return lines
-
-
 # Queries per batch of ``neighbors``: the progress bar moves once per batch.
 NEIGHBOR_BATCH = 2000
 
@@ -233,6 +236,50 @@ def _neighbors(args):
             bar.update()
     finally:
         bar.close()
+    return 0
+
+
+# A word of running text: letters and digits, with inner apostrophes (o'er, don't).
+WORD = re.compile(r"\w+(?:['’]\w+)*")
+
+
+def _correct(args):
+    try:
+        from sklearn.frozen import FrozenEstimator
+    except ImportError:
+        raise ImportError("skocrcost correct needs scikit-learn >= 1.6") from None
+    from .correction import OCRCorrector
+    from .datasets import PRETRAINED, pretrained
+    from .estimator import EditCostEstimator
+
+    lexicon = read_lines(args.lexicon, "the lexicon")
+    costs = (
+        pretrained(args.model) if args.model in PRETRAINED else EditCostEstimator.load(args.model)
+    )
+    text = read_text(args.file)
+    # The costs come from the model file as they are (frozen): the pairs, if any, only
+    # teach the word prior and when to leave an out-of-lexicon word alone.
+    if args.pairs:
+        X, y = read_pairs(args.pairs)
+        corrector = OCRCorrector(FrozenEstimator(costs), lexicon=lexicon, n_jobs=args.n_jobs)
+    else:
+        X = y = lexicon
+        corrector = OCRCorrector(
+            FrozenEstimator(costs), lexicon=lexicon, reject_margin=None, n_jobs=args.n_jobs
+        )
+    corrector.fit(X, y)
+    words = [w for w in dict.fromkeys(WORD.findall(text)) if not w.isdigit()]
+    fixed = {}
+    batches = range(0, len(words), NEIGHBOR_BATCH)
+    bar = _progress(len(batches), "correcting", args.quiet or len(batches) < 2)
+    try:
+        for start in batches:
+            part = words[start : start + NEIGHBOR_BATCH]
+            fixed.update(zip(part, corrector.predict(part).tolist(), strict=True))
+            bar.update()
+    finally:
+        bar.close()
+    sys.stdout.write(WORD.sub(lambda m: fixed.get(m.group(), m.group()), text))
     return 0
 
 
@@ -307,6 +354,29 @@ def build_parser():
     neighbors.add_argument("-n", "--n-neighbors", type=_positive, default=5, help="default 5")
     neighbors.add_argument("--n-jobs", type=int, default=None, help="threads (-1: all cores)")
     neighbors.set_defaults(func=_neighbors)
+
+    correct = sub.add_parser(
+        "correct",
+        parents=[common],
+        help="correct the words of a text to lexicon words (text in, text out)",
+        description="Replace each word of FILE (or stdin) that is not in LEXICON by its best "
+        "lexicon word (OCRCorrector: learned edit costs plus a word prior), keeping "
+        "everything else as it is, and write the text to stdout. Case-sensitive: list "
+        "capitalised forms in the lexicon too. With --pairs (OCR<TAB>truth token pairs), "
+        "the word frequencies and the rule for leaving an out-of-lexicon word alone are "
+        "learned from them; without, every lexicon word is equally likely and every word "
+        "missing from the lexicon is replaced.",
+    )
+    correct.add_argument("file", metavar="FILE", nargs="?", default="-", help="default: stdin")
+    correct.add_argument("--lexicon", required=True, help="a word list, one per line")
+    correct.add_argument(
+        "--model",
+        default="en-historical",
+        help="an estimator file from 'fit' or save(), or a shipped model (default: en-historical)",
+    )
+    correct.add_argument("--pairs", help="token pairs for the word prior and the reject rule")
+    correct.add_argument("--n-jobs", type=int, default=None, help="threads (-1: all cores)")
+    correct.set_defaults(func=_correct)
 
     demo = sub.add_parser(
         "demo", parents=[common], help="choose k by cross-validation on the embedded sample"

@@ -84,8 +84,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     lexicon_ : list of str
     neighbors_ : EditDistanceNeighbors
         The index of the lexicon under ``estimator_.metric_``.
-    log_prior_ : ndarray of float64, shape (len(lexicon_),)
-        ``ln P(w)`` of every lexicon word.
+    log_prior_ : ndarray of float64, shape (n_words,)
+        ``ln P(w)`` of every word of ``lexicon_``, in its order.
     log_oov_ : float
         ``ln P(out of lexicon)``.
     spelling_ : object

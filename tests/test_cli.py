@@ -230,3 +230,61 @@ def test_neighbors_errors(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main(["neighbors", "x", "--lexicon", "w.txt", "-n", "0"])
     assert exc.value.code == 2
+
+
+CORRECT_WORDS = ["the", "The", "It", "of", "cow", "in", "was", "Cambridge"]
+CORRECT_TEXT = "Tbe 1t was 0f the c0w, in Cambridgo.\nSmyth 1852 xyz\n"
+
+
+def _correct_files(tmp_path):
+    (tmp_path / "words.txt").write_text("\n".join(CORRECT_WORDS) + "\n", encoding="utf-8")
+    (tmp_path / "page.txt").write_text(CORRECT_TEXT, encoding="utf-8")
+    pairs = [("tbe", "the"), ("Smyth", "Smyth"), ("xyz", "xyz"), ("c0w", "cow"), ("the", "the")]
+    (tmp_path / "tokens.tsv").write_text("".join(f"{a}\t{b}\n" for a, b in pairs))
+    return pairs
+
+
+def test_correct_fixes_words_and_keeps_everything_else(tmp_path, capsys):
+    from sklearn.frozen import FrozenEstimator
+
+    from skocrcost import OCRCorrector
+
+    pairs = _correct_files(tmp_path)
+    args = ["correct", str(tmp_path / "page.txt"), "--lexicon", str(tmp_path / "words.txt")]
+    assert cli.main([*args, "--pairs", str(tmp_path / "tokens.tsv")]) == 0
+    out = capsys.readouterr().out
+    # The same words as OCRCorrector with the shipped costs, frozen, fitted on the pairs.
+    fixer = OCRCorrector(FrozenEstimator(pretrained()), lexicon=CORRECT_WORDS)
+    fixer.fit([a for a, _ in pairs], [b for _, b in pairs])
+    words = ["Tbe", "1t", "was", "0f", "the", "c0w", "in", "Cambridgo", "Smyth", "xyz"]
+    fixed = dict(zip(words, fixer.predict(words).tolist()))
+    expected = (
+        f"{fixed['Tbe']} {fixed['1t']} was {fixed['0f']} the {fixed['c0w']}, in "
+        f"{fixed['Cambridgo']}.\n{fixed['Smyth']} 1852 {fixed['xyz']}\n"
+    )
+    assert out == expected
+    assert out == "The It was of the cow, in Cambridge.\nSmyth 1852 xyz\n"
+    # Without pairs, every word missing from the lexicon is replaced.
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("The It was of the cow, in Cambridge.\n") and out.endswith("\n")
+    last = out.splitlines()[1].split()
+    assert last[1] == "1852" and last[0] in CORRECT_WORDS and last[2] in CORRECT_WORDS
+
+
+def test_correct_reads_stdin_and_refuses_bad_input(tmp_path, capsys):
+    _correct_files(tmp_path)
+    run = run_skocrcost("correct", "--lexicon", "words.txt", cwd=tmp_path, input="tbe c0w\n")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "the cow\n"
+    (tmp_path / "bad.json").write_text("[]")
+    for args, match in (
+        (["--lexicon", str(tmp_path / "missing.txt")], "missing.txt"),
+        (["--lexicon", str(tmp_path / "words.txt"), "--model", str(tmp_path / "bad.json")],
+         "not an object"),
+        (["--lexicon", str(tmp_path / "words.txt"), "--pairs", str(tmp_path / "page.txt")],
+         "expected 'OCR<TAB>truth'"),
+    ):  # fmt: skip
+        assert cli.main(["correct", str(tmp_path / "page.txt"), *args]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("skocrcost: error:") and match in err
