@@ -248,14 +248,19 @@ def _correct(args):
         from sklearn.frozen import FrozenEstimator
     except ImportError:
         raise ImportError("skocrcost correct needs scikit-learn >= 1.6") from None
+    from . import _persist
     from .correction import OCRCorrector
     from .datasets import PRETRAINED, pretrained
     from .estimator import EditCostEstimator
 
     lexicon = read_lines(args.lexicon, "the lexicon")
-    costs = (
-        pretrained(args.model) if args.model in PRETRAINED else EditCostEstimator.load(args.model)
-    )
+    data = None if args.model in PRETRAINED else _persist.read_json(args.model)
+    if data is not None and _persist.ESTIMATOR_KEY not in data:
+        raise ValueError(
+            f"{args.model} holds costs only; correct needs an estimator file "
+            "(from 'skocrcost fit' or EditCostEstimator.save), for the channel's scale"
+        )
+    costs = pretrained(args.model) if data is None else EditCostEstimator.load(args.model)
     text = read_text(args.file)
     # The costs come from the model file as they are (frozen): the pairs, if any, only
     # teach the word prior and when to leave an out-of-lexicon word alone.

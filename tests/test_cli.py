@@ -278,12 +278,15 @@ def test_correct_reads_stdin_and_refuses_bad_input(tmp_path, capsys):
     assert run.returncode == 0, run.stderr
     assert run.stdout == "the cow\n"
     (tmp_path / "bad.json").write_text("[]")
+    WeightedLevenshtein().save(tmp_path / "costs.json")
     for args, match in (
         (["--lexicon", str(tmp_path / "missing.txt")], "missing.txt"),
         (["--lexicon", str(tmp_path / "words.txt"), "--model", str(tmp_path / "bad.json")],
          "not an object"),
         (["--lexicon", str(tmp_path / "words.txt"), "--pairs", str(tmp_path / "page.txt")],
          "expected 'OCR<TAB>truth'"),
+        (["--lexicon", str(tmp_path / "words.txt"), "--model", str(tmp_path / "costs.json")],
+         "holds costs only"),
     ):  # fmt: skip
         assert cli.main(["correct", str(tmp_path / "page.txt"), *args]) == 1
         err = capsys.readouterr().err
