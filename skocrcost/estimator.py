@@ -22,6 +22,12 @@ __all__ = ["EditCostEstimator"]
 MAX_TRANSFORM_BYTES = 1 << 31
 
 
+def count_edits(aligner, X, y, threads=1):
+    """EditCounts of the cheapest alignments of the pairs (X[i], y[i]) under ``aligner``."""
+    _, src, tgt, _ = aligner.align_batch(X, y, threads)
+    return EditCounts.from_columns(src, tgt)
+
+
 class EditCostEstimator(StringInputMixin, BaseEstimator):
     """Learn edit costs from (OCR, truth) pairs by smoothed surprisal.
 
@@ -133,8 +139,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         aligner = self.aligner if self.aligner is not None else WeightedLevenshtein()
         counts = None
         for n_iter in range(1, self.max_iter + 1):  # noqa: B007
-            _, src, tgt, _ = aligner.align_batch(X, y, threads)
-            new = EditCounts.from_columns(src, tgt)
+            new = count_edits(aligner, X, y, threads)
             converged = counts is not None and new == counts
             counts = new
             channel, metric = _learn(counts, k, self.model)
@@ -143,6 +148,46 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             aligner = metric
         references = references if references is not None else list(dict.fromkeys(y))
         return self._set_fitted(counts, channel, metric, n_iter, references)
+
+    def fit_from_counts(self, counts):
+        """Smooth edit counts gathered elsewhere into costs, as :meth:`fit` does.
+
+        Counts add up across shards (``a + b``), so counting the pairs in parts,
+        for instance on a cluster with :func:`skocrcost.dask.fit_counts`, and
+        smoothing the sum here gives exactly the costs of :meth:`fit` on all the
+        pairs (with the same ``aligner``).
+
+        Parameters
+        ----------
+        counts : EditCounts
+            The edit counts, e.g. ``sum(parts)``.
+
+        Returns
+        -------
+        self
+            ``references_`` is ``references`` (no truth strings are seen here:
+            None gives an empty list) and ``n_iter_`` is 1.  ``max_iter`` must be 1,
+            since realigning with the learned metric needs the pairs.
+
+        Examples
+        --------
+        >>> from skocrcost import EditCostEstimator
+        >>> part1 = EditCostEstimator().fit(["a"], ["b"]).counts_
+        >>> part2 = EditCostEstimator().fit(["a"], ["a"]).counts_
+        >>> est = EditCostEstimator(k=1.0).fit_from_counts(part1 + part2)
+        >>> est.costs_ == EditCostEstimator(k=1.0).fit(["a", "a"], ["b", "a"]).costs_
+        True
+        """
+        k, references, _ = self._check_params()
+        if not isinstance(counts, EditCounts):
+            raise TypeError(f"counts must be EditCounts, got {type(counts).__name__}")
+        if self.max_iter != 1:
+            raise ValueError(
+                f"max_iter must be 1 in fit_from_counts, got {self.max_iter}: realigning "
+                "with the learned metric needs the pairs (use fit)"
+            )
+        channel, metric = _learn(counts, k, self.model)
+        return self._set_fitted(counts, channel, metric, 1, references or [])
 
     def _set_fitted(self, counts, channel, metric, n_iter, references):
         # Every fitted attribute is set here, at the end: a failed refit keeps the previous state.

@@ -16,7 +16,10 @@ MODULES = [
     "skocrcost.neighbors",
     "skocrcost.correction",
     "skocrcost.plotting",
+    "skocrcost.dask",
 ]
+# Modules of optional extras: their doctests skip when the extra is not installed.
+OPTIONAL = {"skocrcost.dask": "dask"}
 
 
 def test_sample_is_real_paired_ocr():
@@ -31,6 +34,8 @@ def test_sample_is_real_paired_ocr():
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name):
+    if name in OPTIONAL:
+        pytest.importorskip(OPTIONAL[name], reason=f"the {OPTIONAL[name]!r} extra is not installed")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0

@@ -217,3 +217,32 @@ def test_real_ocr_confusions_are_cheap():
     wrong = [(a, b) for a, b in zip(held_X, held_y) if a != b]
     learned = np.mean([est.metric_.distance(a, b) for a, b in wrong])
     assert learned < np.mean([unit.distance(a, b) for a, b in wrong])
+
+
+@pytest.mark.parametrize("model", ["unified", "legacy"])
+@pytest.mark.parametrize("k", [0.0, 0.1, 1.0])
+def test_fit_from_counts_of_shards_equals_fit_on_all_pairs(model, k):
+    X, y = load_icdar2017_sample("tokens")
+    X, y = X[:4000], y[:4000]
+    cuts = [0, 1300, 2600, len(X)]
+    shards = [EditCostEstimator().fit(X[a:b], y[a:b]).counts_ for a, b in zip(cuts, cuts[1:])]
+    alone = EditCostEstimator(k=k, model=model).fit(X, y)
+    merged = EditCostEstimator(k=k, model=model, references=["the"]).fit_from_counts(sum(shards))
+    assert merged.counts_ == alone.counts_
+    assert merged.costs_ == alone.costs_
+    assert merged.score(X[:300], y[:300]) == alone.score(X[:300], y[:300])
+    assert merged.vocabulary_ == alone.vocabulary_
+    assert merged.n_iter_ == 1 and merged.references_ == ["the"]
+    assert EditCostEstimator().fit_from_counts(alone.counts_).references_ == []
+
+
+def test_fit_from_counts_refuses_bad_input_and_keeps_the_fit():
+    est = EditCostEstimator().fit(*PAIRS)
+    metric = est.metric_
+    with pytest.raises(TypeError, match="counts must be EditCounts"):
+        est.fit_from_counts({("a", "b"): 1})
+    with pytest.raises(ValueError, match="max_iter must be 1"):
+        EditCostEstimator(max_iter=3).fit_from_counts(est.counts_)
+    with pytest.raises(ValueError, match="'k'"):
+        EditCostEstimator(k=-1).fit_from_counts(est.counts_)
+    assert est.metric_ is metric

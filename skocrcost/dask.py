@@ -1,0 +1,231 @@
+"""The same API on a Dask cluster: distances and edit counts computed over partitions.
+
+Each function takes Dask collections (a bag, or a one-dimensional array, of
+strings) or plain sequences, runs the compiled kernel on every partition and
+ships the model once per worker: with a ``distributed`` client active the
+metric (or aligner) is scattered to every worker with ``broadcast=True`` and
+the tasks refer to it by key; without one it is a single node of the task graph.
+Results equal those of the single-process API exactly.
+
+Install with ``pip install "skocrcost[dask]"``.  See ``docs/dask.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+
+try:
+    import dask
+    import dask.array as da
+    import dask.bag as db
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "skocrcost.dask needs Dask; install the 'dask' extra: pip install 'skocrcost[dask]'"
+    ) from exc
+import numpy as np
+
+from ._threads import n_threads
+from ._validation import check_number, check_pairs, check_strings
+from .estimator import count_edits
+from .metrics import WeightedLevenshtein
+
+__all__ = ["fit_counts", "pairwise"]
+
+# Rows per block when a plain sequence is split up (a Dask collection keeps its partitions).
+DEFAULT_BLOCK_SIZE = 1024
+
+
+def pairwise(X, Y, metric, *, block_size=DEFAULT_BLOCK_SIZE, n_jobs=None):
+    """Distances from every string of X to every string of Y, in row blocks on the workers.
+
+    Parameters
+    ----------
+    X : dask.bag.Bag, 1-D dask.array.Array or sequence of str
+        The rows (OCR side).  A bag's partitions and an array's chunks are the
+        row blocks; a plain sequence is cut into blocks of ``block_size``.
+    Y : dask.bag.Bag, 1-D dask.array.Array or sequence of str
+        The columns (e.g. a lexicon).  They are gathered and shipped with the
+        metric to every worker once, so they must fit in one worker's memory.
+    metric : WeightedLevenshtein
+        Or any object with ``pairwise(X, Y, n_jobs=)``, e.g. a fitted ``metric_``.
+    block_size : int, default=1024
+        Rows per block for a plain sequence X.
+    n_jobs : int, optional
+        Threads per block inside a worker (None = 1: the workers are the parallelism).
+
+    Returns
+    -------
+    dask.array.Array of float64, shape (len(X), len(Y))
+        Lazy; ``.compute()`` gives what ``metric.pairwise(X, Y)`` gives.  For a
+        bag the row chunks are unknown (NaN) until computed.
+
+    Examples
+    --------
+    >>> from skocrcost import WeightedLevenshtein
+    >>> from skocrcost.dask import pairwise
+    >>> wl = WeightedLevenshtein({("l", "h"): 0.2})
+    >>> pairwise(["tlie", "cat"], ["the", "cat"], wl, block_size=1).compute()
+    array([[1.2, 4. ],
+           [3. , 0. ]])
+    """
+    _check_metric(metric, "metric")
+    check_number(block_size, "block_size", low=1, integer=True)
+    n_threads(n_jobs)  # refuse a bad n_jobs here rather than on a worker
+    Y = _gather_strings(Y, "Y")
+    blocks, rows = _row_blocks(X, "X", block_size)
+    shared = _broadcast((metric, Y))
+    parts = [
+        da.from_delayed(
+            dask.delayed(_pairwise_block, pure=True)(block, shared, n_jobs),
+            shape=(n, len(Y)),
+            dtype=np.float64,
+        )
+        for block, n in zip(blocks, rows)
+    ]
+    if not parts:
+        return da.zeros((0, len(Y)), dtype=np.float64)
+    return da.concatenate(parts, axis=0)
+
+
+def fit_counts(pairs, *, aligner=None, block_size=DEFAULT_BLOCK_SIZE, n_jobs=None):
+    """Count the edits of (OCR, truth) pairs partition by partition and merge the counts.
+
+    Counts add up exactly, so ``EditCostEstimator(k=...).fit_from_counts(counts)``
+    learns the costs ``EditCostEstimator(k=...).fit(X, y)`` learns on all pairs.
+
+    Parameters
+    ----------
+    pairs : dask.bag.Bag or sequence of (str, str)
+        (OCR, truth) pairs; a bag's partitions are the blocks (a two-column
+        dask dataframe gives such a bag by ``df.to_bag(index=False)``), a plain
+        sequence is cut into blocks of ``block_size`` pairs.
+    aligner : WeightedLevenshtein, optional
+        The metric whose cheapest alignments are counted (None: unit costs, as
+        ``EditCostEstimator`` does); shipped once per worker.
+    block_size : int, default=1024
+    n_jobs : int, optional
+        Threads per partition inside a worker (None = 1).
+
+    Returns
+    -------
+    EditCounts
+        Computed now (the counts are small: one sparse matrix over the alphabet).
+
+    Examples
+    --------
+    >>> from skocrcost import EditCostEstimator
+    >>> from skocrcost.dask import fit_counts
+    >>> counts = fit_counts([("tbe", "the"), ("cat", "cat")], block_size=1)
+    >>> counts.most_common(1)
+    [('b', 'h', 1)]
+    >>> est = EditCostEstimator(k=1.0).fit_from_counts(counts)
+    >>> est.costs_ == EditCostEstimator(k=1.0).fit(["tbe", "cat"], ["the", "cat"]).costs_
+    True
+    """
+    if aligner is None:
+        aligner = WeightedLevenshtein()
+    _check_metric(aligner, "aligner", method="align_batch")
+    check_number(block_size, "block_size", low=1, integer=True)
+    n_threads(n_jobs)
+    bag = _pair_bag(pairs, block_size)
+    counted = bag.map_partitions(_count_block, _broadcast(aligner), n_jobs)
+    return counted.reduction(_merge_counts, _merge_counts).compute()
+
+
+# -- what runs on the workers ------------------------------------------------------------
+def _pairwise_block(rows, shared, n_jobs):
+    metric, Y = shared
+    return metric.pairwise(check_strings(rows, "X", allow_empty=True), Y, n_jobs=n_jobs)
+
+
+def _count_block(pairs, aligner, n_jobs):
+    pairs = list(pairs)
+    if not pairs:
+        return [count_edits(aligner, [], [])]
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise TypeError(f"pairs must contain (ocr, truth) pairs of strings, got {pair!r}")
+    X, y = check_pairs([p[0] for p in pairs], [p[1] for p in pairs])
+    return [count_edits(aligner, X, y, n_threads(n_jobs))]
+
+
+def _merge_counts(parts):
+    return functools.reduce(operator.add, parts)
+
+
+# -- inputs ------------------------------------------------------------------------------
+def _check_metric(metric, name, method="pairwise"):
+    if not callable(getattr(metric, method, None)):
+        raise TypeError(
+            f"{name} must be a WeightedLevenshtein (an object with a {method} method), "
+            f"got {type(metric).__name__}"
+        )
+
+
+def _is_dask(obj):
+    return dask.is_dask_collection(obj)
+
+
+def _gather_strings(Y, name):
+    if _is_dask(Y):
+        Y = Y.compute()
+    return check_strings(Y, name)
+
+
+def _row_blocks(X, name, block_size):
+    """Delayed row blocks of X and their lengths (NaN when unknown before computing)."""
+    if isinstance(X, db.Bag):
+        blocks = X.to_delayed()
+        return blocks, [np.nan] * len(blocks)
+    if isinstance(X, da.Array):
+        if X.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
+        return list(X.to_delayed()), list(X.chunks[0])
+    if _is_dask(X):
+        raise TypeError(f"{name} must be a dask bag or array of strings, got {type(X).__name__}")
+    X = check_strings(X, name, allow_empty=True)
+    blocks = [X[i : i + block_size] for i in range(0, len(X), block_size)]
+    return blocks, [len(b) for b in blocks]
+
+
+def _pair_bag(pairs, block_size):
+    if isinstance(pairs, db.Bag):
+        return pairs
+    if _is_dask(pairs):
+        raise TypeError(
+            f"pairs must be a dask bag of pairs, got {type(pairs).__name__} "
+            "(a two-column dataframe gives one by df.to_bag(index=False))"
+        )
+    if isinstance(pairs, (str, bytes)):
+        raise TypeError("pairs must be a sequence of (ocr, truth) pairs, not a single string")
+    try:
+        pairs = list(pairs)
+    except TypeError:
+        raise TypeError(f"pairs must be a sequence of pairs, got {type(pairs).__name__}") from None
+    if not pairs:
+        raise ValueError("pairs is empty; at least one pair is needed")
+    return db.from_sequence(pairs, partition_size=block_size)
+
+
+# -- shipping the model once per worker --------------------------------------------------
+def _client():
+    try:
+        from distributed import default_client
+    except ImportError:
+        return None
+    try:
+        return default_client()
+    except ValueError:  # no client: the local schedulers
+        return None
+
+
+def _broadcast(obj):
+    """``obj`` for the tasks, sent once to each worker rather than once per task."""
+    client = _client()
+    if client is None:
+        return dask.delayed(obj, pure=True)  # one graph node, shared by every task
+    # In a list, so that a tuple is scattered as one object rather than item by item.
+    # A fresh key per call (hash=False): reusing the key of a previous call's data
+    # races with the scheduler releasing it ("Key lost during replication").
+    return client.scatter([obj], broadcast=True, hash=False)[0]

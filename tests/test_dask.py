@@ -1,0 +1,168 @@
+"""skocrcost.dask on a real LocalCluster of two worker processes: the single-process results."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("dask", reason="the 'dask' extra is not installed")
+pytest.importorskip("distributed", reason="the 'dask' extra is not installed")
+
+import dask.array as da  # noqa: E402
+import dask.bag as db  # noqa: E402
+import joblib  # noqa: E402
+from distributed import Client, LocalCluster, get_task_stream  # noqa: E402
+from sklearn.model_selection import GridSearchCV  # noqa: E402
+
+import skocrcost  # noqa: E402
+from skocrcost import EditCostEstimator  # noqa: E402
+from skocrcost import dask as skdask  # noqa: E402
+from skocrcost.datasets import load_icdar2017_sample  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def sample():
+    ocr, truth = load_icdar2017_sample("tokens")
+    return ocr[:3000], truth[:3000]
+
+
+@pytest.fixture(scope="module")
+def learned(sample):
+    return EditCostEstimator(k=0.1).fit(*sample).metric_
+
+
+def test_local_scheduler_without_a_cluster(sample, learned):
+    # Runs before the cluster starts (tests run in file order): the graph-node path.
+    assert skdask._client() is None
+    X, Y = sample[0][:40], sorted(set(sample[1][:300]))
+    got = skdask.pairwise(db.from_sequence(X, npartitions=3), Y, learned).compute()
+    assert np.array_equal(got, learned.pairwise(X, Y))
+    counts = skdask.fit_counts(list(zip(*sample)), block_size=700)
+    assert counts == EditCostEstimator().fit(*sample).counts_
+
+
+@pytest.fixture(scope="module")
+def client():
+    root = Path(skocrcost.__file__).resolve().parents[1]
+    with pytest.MonkeyPatch.context() as mp:
+        if (root / "pyproject.toml").exists():
+            # Built in place (not pip-installed): the worker processes must import this
+            # source tree, whatever start method distributed uses.
+            mp.setenv(
+                "PYTHONPATH", os.pathsep.join(filter(None, [str(root), os.getenv("PYTHONPATH")]))
+            )
+        with (
+            LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            yield client
+
+
+def test_workers_import_the_package_under_test(client):
+    files = client.run(lambda: __import__("skocrcost").__file__)
+    assert len(files) == 2
+    assert set(files.values()) == {skocrcost.__file__}
+
+
+@pytest.mark.parametrize("kind", ["list", "bag", "array"])
+def test_pairwise_equals_the_single_process_result(client, sample, learned, kind):
+    X, Y = sample[0][:200], sorted(set(sample[1]))[:500]
+    rows = {
+        "list": X,
+        "bag": db.from_sequence(X, npartitions=4),
+        "array": da.from_array(np.array(X, dtype=object), chunks=37),
+    }[kind]
+    result = skdask.pairwise(rows, Y, learned, block_size=64)
+    assert result.dtype == np.float64
+    got = result.compute()
+    assert got.shape == (200, 500)
+    assert np.array_equal(got, learned.pairwise(X, Y))
+
+
+def _fetched(dask_worker):
+    """Keys this worker fetched from other workers (not those sent by the client)."""
+    return [str(key) for entry in dask_worker.transfer_incoming_log for key in entry["keys"]]
+
+
+def test_pairwise_ships_the_metric_once_per_worker(client, sample, learned):
+    X, Y = sample[0][:160], sorted(set(sample[1]))[:100]
+    before = client.run(_fetched)
+    with get_task_stream(client) as stream:
+        result = skdask.pairwise(X, db.from_sequence(Y, npartitions=2), learned, block_size=20)
+        got = result.compute()
+    assert np.array_equal(got, learned.pairwise(X, Y))
+    blocks = [t for t in stream.data if isinstance(t["key"], tuple) and t["key"][0] == result.name]
+    assert len(blocks) == 8  # every row block ran on the cluster
+    # The (metric, Y) tuple was sent to every worker up front: no worker had to fetch
+    # it from another (without broadcast=True one of them does, once).
+    after = client.run(_fetched)
+    new = [key for w in after for key in after[w][len(before[w]) :]]
+    assert not [key for key in new if key.startswith("tuple-")]
+
+
+def test_pairwise_refuses_bad_input(client, learned):
+    with pytest.raises(TypeError, match="metric"):
+        skdask.pairwise(["a"], ["b"], "levenshtein")
+    with pytest.raises(ValueError, match="block_size"):
+        skdask.pairwise(["a"], ["b"], learned, block_size=0)
+    with pytest.raises(ValueError, match="X must be one-dimensional"):
+        skdask.pairwise(da.from_array(np.array([["a"]], dtype=object), chunks=1), ["b"], learned)
+    with pytest.raises(TypeError, match="Y must be a sequence of strings"):
+        skdask.pairwise(["a"], "abc", learned)
+    with pytest.raises(ValueError, match="n_jobs"):
+        skdask.pairwise(["a"], ["b"], learned, n_jobs=0)
+    with pytest.raises(TypeError, match=r"X must contain only strings"):
+        skdask.pairwise(db.from_sequence(["a", 3]), ["b"], learned).compute()
+    empty = skdask.pairwise([], ["b"], learned)
+    assert empty.compute().shape == (0, 1)
+
+
+@pytest.mark.parametrize("model", ["unified", "legacy"])
+def test_fit_counts_learns_the_single_machine_costs_exactly(client, sample, model):
+    X, y = sample
+    whole = EditCostEstimator().fit(X, y)
+    counts = skdask.fit_counts(db.from_sequence(list(zip(X, y)), npartitions=5))
+    assert counts == whole.counts_
+    for k in (0.0, 0.03, 1.0):
+        alone = EditCostEstimator(k=k, model=model).fit(X, y)
+        merged = EditCostEstimator(k=k, model=model).fit_from_counts(counts)
+        assert merged.costs_ == alone.costs_
+        assert np.array_equal(merged.channel_.logp, alone.channel_.logp)
+        assert merged.score(X[:500], y[:500]) == alone.score(X[:500], y[:500])
+
+
+def test_fit_counts_with_a_learned_aligner(client, sample, learned):
+    X, y = sample
+    counts = skdask.fit_counts(list(zip(X, y)), aligner=learned, block_size=400)
+    assert counts == EditCostEstimator(aligner=learned).fit(X, y).counts_
+
+
+def test_fit_counts_refuses_bad_pairs(client, learned):
+    with pytest.raises(TypeError, match="pairs"):
+        skdask.fit_counts("tbe the")
+    with pytest.raises(ValueError, match="pairs is empty"):
+        skdask.fit_counts([])
+    with pytest.raises(TypeError, match="aligner"):
+        skdask.fit_counts([("a", "b")], aligner=EditCostEstimator())
+    with pytest.raises(TypeError, match="pairs"):
+        skdask.fit_counts(da.from_array(np.array(["a"], dtype=object), chunks=1))
+    with pytest.raises(TypeError, match=r"\(ocr, truth\) pairs"):
+        skdask.fit_counts(db.from_sequence([("a", "b"), ("c",)]))
+    with pytest.raises(TypeError, match="y must contain only strings"):
+        skdask.fit_counts([("a", None)])
+
+
+def test_grid_search_runs_on_the_cluster_with_the_same_results(client, sample):
+    X, y = sample[0][:1500], sample[1][:1500]
+    grid = {"k": [0.01, 0.1, 1.0], "model": ["unified", "legacy"]}
+    alone = GridSearchCV(EditCostEstimator(), grid, cv=3).fit(X, y)
+    with get_task_stream(client) as stream, joblib.parallel_config(backend="dask"):
+        spread = GridSearchCV(EditCostEstimator(), grid, cv=3, n_jobs=-1).fit(X, y)
+    assert len(stream.data) > 0  # the fits ran on the workers
+    assert spread.best_params_ == alone.best_params_
+    for key in ("mean_test_score", *(f"split{i}_test_score" for i in range(3))):
+        assert np.array_equal(spread.cv_results_[key], alone.cv_results_[key])
+    assert spread.best_estimator_.costs_ == alone.best_estimator_.costs_
