@@ -24,13 +24,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "skocrcost.dask needs Dask; install the 'dask' extra: pip install 'skocrcost[dask]'"
     ) from exc
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from ._threads import n_threads
 from ._validation import check_number, check_pairs, check_strings
 from .estimator import count_edits
 from .metrics import WeightedLevenshtein
 
-__all__ = ["fit_counts", "pairwise"]
+__all__ = ["fit_counts", "kneighbors", "pairwise"]
 
 # Rows per block when a plain sequence is split up (a Dask collection keeps its partitions).
 DEFAULT_BLOCK_SIZE = 1024
@@ -70,22 +71,69 @@ def pairwise(X, Y, metric, *, block_size=DEFAULT_BLOCK_SIZE, n_jobs=None):
            [3. , 0. ]])
     """
     _check_metric(metric, "metric")
-    check_number(block_size, "block_size", low=1, integer=True)
     n_threads(n_jobs)  # refuse a bad n_jobs here rather than on a worker
     Y = _gather_strings(Y, "Y")
-    blocks, rows = _row_blocks(X, "X", block_size)
-    shared = _broadcast((metric, Y))
-    parts = [
-        da.from_delayed(
-            dask.delayed(_pairwise_block, pure=True)(block, shared, n_jobs),
-            shape=(n, len(Y)),
-            dtype=np.float64,
-        )
-        for block, n in zip(blocks, rows)
-    ]
-    if not parts:
-        return da.zeros((0, len(Y)), dtype=np.float64)
-    return da.concatenate(parts, axis=0)
+    (dist,) = _map_rows(
+        X, "X", block_size, _pairwise_block, (metric, Y), [(len(Y), np.float64)], n_jobs
+    )
+    return dist
+
+
+def kneighbors(
+    queries, index, n_neighbors=None, *, return_distance=True, block_size=DEFAULT_BLOCK_SIZE
+):
+    """The nearest lexicon words of every query, in row blocks on the workers.
+
+    The fitted index is shipped once per worker; each block runs
+    ``index.kneighbors`` (the compiled trie search), so the results are those
+    of the single-process call.
+
+    Parameters
+    ----------
+    queries : dask.bag.Bag, 1-D dask.array.Array or sequence of str
+        OCR strings; a bag's partitions and an array's chunks are the blocks.
+    index : EditDistanceNeighbors
+        Fitted (or any fitted estimator with ``kneighbors(X, n_neighbors)``).
+    n_neighbors : int, optional
+        Defaults to the index's.
+    return_distance : bool, default=True
+    block_size : int, default=1024
+        Queries per block for a plain sequence.
+
+    Returns
+    -------
+    neigh_dist : dask.array.Array of float64, shape (n_queries, n_neighbors)
+        Returned only when ``return_distance``.
+    neigh_ind : dask.array.Array of int64, shape (n_queries, n_neighbors)
+        Indices into ``index.lexicon_``.  Compute both at once
+        (``dask.compute(dist, ind)``) so that each block is searched once.
+
+    Examples
+    --------
+    >>> import dask
+    >>> from skocrcost import EditDistanceNeighbors
+    >>> from skocrcost.dask import kneighbors
+    >>> nn = EditDistanceNeighbors(2).fit(["the", "tie", "bee"])
+    >>> dask.compute(*kneighbors(["tbe", "bce"], nn, block_size=1))
+    (array([[1., 1.],
+           [1., 2.]]), array([[0, 1],
+           [2, 0]]))
+    """
+    if not callable(getattr(index, "kneighbors", None)):
+        raise TypeError(f"index must be a fitted EditDistanceNeighbors, got {type(index).__name__}")
+    check_is_fitted(index)
+    # An empty query checks n_neighbors against the index, here rather than on a worker.
+    k = index.kneighbors([], n_neighbors)[0].shape[1]
+    dist, ind = _map_rows(
+        queries,
+        "queries",
+        block_size,
+        _kneighbors_block,
+        index,
+        [(k, np.float64), (k, np.int64)],
+        n_neighbors,
+    )
+    return (dist, ind) if return_distance else ind
 
 
 def fit_counts(pairs, *, aligner=None, block_size=DEFAULT_BLOCK_SIZE, n_jobs=None):
@@ -136,7 +184,11 @@ def fit_counts(pairs, *, aligner=None, block_size=DEFAULT_BLOCK_SIZE, n_jobs=Non
 # -- what runs on the workers ------------------------------------------------------------
 def _pairwise_block(rows, shared, n_jobs):
     metric, Y = shared
-    return metric.pairwise(check_strings(rows, "X", allow_empty=True), Y, n_jobs=n_jobs)
+    return (metric.pairwise(check_strings(rows, "X", allow_empty=True), Y, n_jobs=n_jobs),)
+
+
+def _kneighbors_block(rows, index, n_neighbors):
+    return index.kneighbors(check_strings(rows, "queries", allow_empty=True), n_neighbors)
 
 
 def _count_block(pairs, aligner, n_jobs):
@@ -171,6 +223,26 @@ def _gather_strings(Y, name):
     if _is_dask(Y):
         Y = Y.compute()
     return check_strings(Y, name)
+
+
+def _map_rows(X, name, block_size, func, model, outputs, *args):
+    """Dask arrays of ``func(block, model, *args)`` over the row blocks of X.
+
+    ``func`` returns one array per entry ``(n_columns, dtype)`` of ``outputs``;
+    ``model`` is shipped once per worker.
+    """
+    check_number(block_size, "block_size", low=1, integer=True)
+    blocks, rows = _row_blocks(X, name, block_size)
+    shared = _broadcast(model)
+    parts = [[] for _ in outputs]
+    for block, n in zip(blocks, rows):
+        values = dask.delayed(func, pure=True, nout=len(outputs))(block, shared, *args)
+        for out, value, (width, dtype) in zip(parts, values, outputs):
+            out.append(da.from_delayed(value, shape=(n, width), dtype=dtype))
+    return [
+        da.concatenate(out, axis=0) if out else da.zeros((0, width), dtype=dtype)
+        for out, (width, dtype) in zip(parts, outputs)
+    ]
 
 
 def _row_blocks(X, name, block_size):

@@ -9,14 +9,16 @@ import pytest
 pytest.importorskip("dask", reason="the 'dask' extra is not installed")
 pytest.importorskip("distributed", reason="the 'dask' extra is not installed")
 
+import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 import dask.bag as db  # noqa: E402
 import joblib  # noqa: E402
 from distributed import Client, LocalCluster, get_task_stream  # noqa: E402
+from sklearn.exceptions import NotFittedError  # noqa: E402
 from sklearn.model_selection import GridSearchCV  # noqa: E402
 
 import skocrcost  # noqa: E402
-from skocrcost import EditCostEstimator  # noqa: E402
+from skocrcost import EditCostEstimator, EditDistanceNeighbors  # noqa: E402
 from skocrcost import dask as skdask  # noqa: E402
 from skocrcost.datasets import load_icdar2017_sample  # noqa: E402
 
@@ -118,6 +120,42 @@ def test_pairwise_refuses_bad_input(client, learned):
         skdask.pairwise(db.from_sequence(["a", 3]), ["b"], learned).compute()
     empty = skdask.pairwise([], ["b"], learned)
     assert empty.compute().shape == (0, 1)
+
+
+@pytest.fixture(scope="module")
+def index(sample, learned):
+    lexicon = list(dict.fromkeys(sample[1]))  # truth tokens, first seen first
+    return EditDistanceNeighbors(4, metric=learned).fit(lexicon)
+
+
+@pytest.mark.parametrize("kind", ["list", "bag", "array"])
+def test_kneighbors_equals_the_single_process_result(client, sample, index, kind):
+    queries = [a for a, b in zip(*sample) if a != b][:150]
+    rows = {
+        "list": queries,
+        "bag": db.from_sequence(queries, npartitions=3),
+        "array": da.from_array(np.array(queries, dtype=object), chunks=40),
+    }[kind]
+    dist, ind = skdask.kneighbors(rows, index, block_size=64)
+    assert (dist.dtype, ind.dtype) == (np.float64, np.int64)
+    dist, ind = dask.compute(dist, ind)
+    want_dist, want_ind = index.kneighbors(queries)
+    assert np.array_equal(dist, want_dist) and np.array_equal(ind, want_ind)
+    only = skdask.kneighbors(queries, index, 2, return_distance=False).compute()
+    assert np.array_equal(only, index.kneighbors(queries, 2, return_distance=False))
+
+
+def test_kneighbors_refuses_bad_input(client, index):
+    with pytest.raises(TypeError, match="index"):
+        skdask.kneighbors(["a"], ["the", "cat"])
+    with pytest.raises(NotFittedError):
+        skdask.kneighbors(["a"], EditDistanceNeighbors())
+    with pytest.raises(ValueError, match="n_neighbors"):
+        skdask.kneighbors(["a"], index, index.n_samples_fit_ + 1)
+    with pytest.raises(ValueError, match="block_size"):
+        skdask.kneighbors(["a"], index, block_size=-1)
+    with pytest.raises(TypeError, match="queries must contain only strings"):
+        skdask.kneighbors(db.from_sequence(["a", None]), index)[1].compute()
 
 
 @pytest.mark.parametrize("model", ["unified", "legacy"])
