@@ -5,6 +5,8 @@ Two jobs, each timed on one process and on a LocalCluster of worker processes
 
 * pairwise: learned distances from OCR tokens to a lexicon (``metric.pairwise`` vs
   ``skocrcost.dask.pairwise``), in cells (pairs of strings) per second;
+* kneighbors: the 5 nearest lexicon words of each OCR token (``EditDistanceNeighbors``
+  vs ``skocrcost.dask.kneighbors``), in queries per second;
 * counting: the edit counts of (OCR, truth) token pairs (``EditCostEstimator.fit``'s
   alignment vs ``skocrcost.dask.fit_counts``), in pairs per second.
 
@@ -22,10 +24,11 @@ import os
 import time
 from pathlib import Path
 
+import dask
 import dask.bag as db
 from distributed import Client, LocalCluster
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein
 from skocrcost import dask as skdask
 from skocrcost.datasets import load_icdar2017_sample
 from skocrcost.estimator import count_edits
@@ -89,6 +92,9 @@ def main(argv=None):
     aligner = WeightedLevenshtein()  # unit costs, what fit aligns with by default
     t = best_of(args.repeat, lambda: count_edits(aligner, X, y, 1))
     results.append(("single process, 1 thread", "counting", len(pairs) / t, t))
+    index = EditDistanceNeighbors(5, metric=metric).fit(lexicon)
+    t = best_of(args.repeat, lambda: index.kneighbors(queries))
+    results.append(("single process, 1 thread", "kneighbors", len(queries) / t, t))
 
     start = time.perf_counter()
     with (
@@ -115,13 +121,19 @@ def main(argv=None):
         t = best_of(args.repeat, lambda: skdask.fit_counts(bag))
         results.append((label, "counting", len(pairs) / t, t))
 
+        def dask_kneighbors():
+            dask.compute(*skdask.kneighbors(queries, index, block_size=args.block_size))
+
+        t = best_of(args.repeat, dask_kneighbors)
+        results.append((label, "kneighbors", len(queries) / t, t))
+
     print(f"cluster start-up: {startup:.1f} s (not in the timings below; best of {args.repeat})")
     loads = " ".join(f"{x:.1f}" for x in load_before), " ".join(f"{x:.1f}" for x in os.getloadavg())
     print("load average (1, 5, 15 min) before: {}, after: {}".format(*loads))
-    print(f"{'job':<9} {'setup':<62} {'throughput':>16} {'seconds':>8}")
+    print(f"{'job':<10} {'setup':<62} {'throughput':>18} {'seconds':>8}")
     for setup, job, rate, t in results:
-        per = "cells/s" if job == "pairwise" else "pairs/s"
-        print(f"{job:<9} {setup:<62} {rate:>10,.0f} {per} {t:>8.2f}")
+        per = {"pairwise": "cells/s", "counting": "pairs/s", "kneighbors": "queries/s"}[job]
+        print(f"{job:<10} {setup:<62} {rate:>10,.0f} {per:<9} {t:>6.2f}")
 
 
 if __name__ == "__main__":
