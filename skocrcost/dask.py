@@ -1,4 +1,4 @@
-"""The same API on a Dask cluster: distances and edit counts computed over partitions.
+"""The same API on a Dask cluster: distances, neighbours, corrections and edit counts.
 
 Each function takes Dask collections (a bag, or a one-dimensional array, of
 strings) or plain sequences, runs the compiled kernel on every partition and
@@ -31,7 +31,7 @@ from ._validation import check_number, check_pairs, check_strings
 from .estimator import count_edits
 from .metrics import WeightedLevenshtein
 
-__all__ = ["fit_counts", "kneighbors", "pairwise"]
+__all__ = ["correct", "fit_counts", "kneighbors", "pairwise"]
 
 # Rows per block when a plain sequence is split up (a Dask collection keeps its partitions).
 DEFAULT_BLOCK_SIZE = 1024
@@ -136,6 +136,45 @@ def kneighbors(
     return (dist, ind) if return_distance else ind
 
 
+def correct(texts, corrector, *, block_size=DEFAULT_BLOCK_SIZE):
+    """Correct every token with a fitted OCRCorrector, partition by partition on the workers.
+
+    Parameters
+    ----------
+    texts : dask.bag.Bag, 1-D dask.array.Array or sequence of str
+        OCR tokens (split running text into tokens first, e.g.
+        ``bag.str.split().flatten()``).
+    corrector : OCRCorrector
+        Fitted; shipped once per worker, its ``predict`` runs on each block.
+    block_size : int, default=1024
+        Tokens per block for a plain sequence.
+
+    Returns
+    -------
+    dask.bag.Bag or dask.array.Array of str (object dtype)
+        A bag for a bag (same partitions), else a one-dimensional dask array;
+        lazy, equal to ``corrector.predict(texts)`` once computed.
+
+    Examples
+    --------
+    >>> from skocrcost import EditCostEstimator, OCRCorrector
+    >>> from skocrcost.dask import correct
+    >>> ocr = ["tbe", "the", "cow", "c0w", "tbe", "Smyth"]
+    >>> truth = ["the", "the", "cow", "cow", "the", "Smyth"]
+    >>> fixer = OCRCorrector(EditCostEstimator(k=0.5), lexicon=["the", "cow"]).fit(ocr, truth)
+    >>> correct(["tbe", "c0w", "Smyth"], fixer, block_size=2).compute().tolist()
+    ['the', 'cow', 'Smyth']
+    """
+    if not callable(getattr(corrector, "predict", None)):
+        raise TypeError(f"corrector must be a fitted OCRCorrector, got {type(corrector).__name__}")
+    check_is_fitted(corrector)
+    check_number(block_size, "block_size", low=1, integer=True)
+    if isinstance(texts, db.Bag):
+        return texts.map_partitions(_correct_partition, _broadcast(corrector))
+    (out,) = _map_rows(texts, "texts", block_size, _correct_block, corrector, [(1, object)])
+    return out[:, 0]
+
+
 def fit_counts(pairs, *, aligner=None, block_size=DEFAULT_BLOCK_SIZE, n_jobs=None):
     """Count the edits of (OCR, truth) pairs partition by partition and merge the counts.
 
@@ -189,6 +228,14 @@ def _pairwise_block(rows, shared, n_jobs):
 
 def _kneighbors_block(rows, index, n_neighbors):
     return index.kneighbors(check_strings(rows, "queries", allow_empty=True), n_neighbors)
+
+
+def _correct_block(rows, corrector):
+    return (corrector.predict(check_strings(rows, "texts", allow_empty=True))[:, None],)
+
+
+def _correct_partition(rows, corrector):
+    return corrector.predict(check_strings(list(rows), "texts", allow_empty=True)).tolist()
 
 
 def _count_block(pairs, aligner, n_jobs):

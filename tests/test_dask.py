@@ -18,7 +18,7 @@ from sklearn.exceptions import NotFittedError  # noqa: E402
 from sklearn.model_selection import GridSearchCV  # noqa: E402
 
 import skocrcost  # noqa: E402
-from skocrcost import EditCostEstimator, EditDistanceNeighbors  # noqa: E402
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, OCRCorrector  # noqa: E402
 from skocrcost import dask as skdask  # noqa: E402
 from skocrcost.datasets import load_icdar2017_sample  # noqa: E402
 
@@ -156,6 +156,40 @@ def test_kneighbors_refuses_bad_input(client, index):
         skdask.kneighbors(["a"], index, block_size=-1)
     with pytest.raises(TypeError, match="queries must contain only strings"):
         skdask.kneighbors(db.from_sequence(["a", None]), index)[1].compute()
+
+
+@pytest.fixture(scope="module")
+def corrector(sample):
+    return OCRCorrector(EditCostEstimator(k=0.1)).fit(*sample)
+
+
+@pytest.mark.parametrize("kind", ["list", "bag", "array"])
+def test_correct_equals_the_single_process_result(client, sample, corrector, kind):
+    ocr, truth = load_icdar2017_sample("tokens")
+    texts = ocr[3000:3400]  # held out from the corrector's training pairs
+    want = corrector.predict(texts)
+    assert (want != np.array(texts, dtype=object)).any()  # it does correct something
+    rows = {
+        "list": texts,
+        "bag": db.from_sequence(texts, npartitions=3),
+        "array": da.from_array(np.array(texts, dtype=object), chunks=90),
+    }[kind]
+    fixed = skdask.correct(rows, corrector, block_size=128)
+    assert isinstance(fixed, db.Bag if kind == "bag" else da.Array)
+    assert list(fixed.compute()) == want.tolist()
+
+
+def test_correct_refuses_bad_input(client, corrector):
+    with pytest.raises(TypeError, match="corrector"):
+        skdask.correct(["tbe"], EditDistanceNeighbors)
+    with pytest.raises(NotFittedError):
+        skdask.correct(["tbe"], OCRCorrector())
+    with pytest.raises(ValueError, match="block_size"):
+        skdask.correct(["tbe"], corrector, block_size=0)
+    with pytest.raises(TypeError, match="texts must contain only strings"):
+        skdask.correct(db.from_sequence(["tbe", 1]), corrector).compute()
+    with pytest.raises(TypeError, match="texts must be a sequence of strings"):
+        skdask.correct("tbe", corrector)
 
 
 @pytest.mark.parametrize("model", ["unified", "legacy"])
