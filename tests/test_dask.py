@@ -54,7 +54,13 @@ def client():
             mp.setenv(
                 "PYTHONPATH", os.pathsep.join(filter(None, [str(root), os.getenv("PYTHONPATH")]))
             )
+        # No active memory manager: it may drop the broadcast copies of a model between
+        # pairwise() and compute() (no task waits for them yet); a worker then fetches
+        # its copy once, which test_pairwise_ships_the_metric_once_per_worker cannot
+        # tell from a missing broadcast.
+        amm_off = dask.config.set({"distributed.scheduler.active-memory-manager.start": False})
         with (
+            amm_off,
             LocalCluster(
                 n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
             ) as cluster,
