@@ -244,3 +244,18 @@ def test_grid_search_runs_on_the_cluster_with_the_same_results(client, sample):
     for key in ("mean_test_score", *(f"split{i}_test_score" for i in range(3))):
         assert np.array_equal(spread.cv_results_[key], alone.cv_results_[key])
     assert spread.best_estimator_.costs_ == alone.best_estimator_.costs_
+
+
+def test_grid_search_over_the_corrector_runs_on_the_cluster(client, sample):
+    X, y = sample[0][:1200], sample[1][:1200]
+    grid = {"estimator__k": [0.03, 1.0], "reject_margin": [0.0, None]}
+    base = OCRCorrector(EditCostEstimator(), n_candidates=3)
+    alone = GridSearchCV(base, grid, cv=3).fit(X, y)
+    with get_task_stream(client) as stream, joblib.parallel_config(backend="dask"):
+        spread = GridSearchCV(base, grid, cv=3, n_jobs=-1).fit(X, y)
+    assert len(stream.data) > 0
+    assert spread.best_params_ == alone.best_params_
+    assert np.array_equal(
+        spread.cv_results_["mean_test_score"], alone.cv_results_["mean_test_score"]
+    )
+    assert np.array_equal(spread.predict(X[:200]), alone.predict(X[:200]))
