@@ -8,7 +8,9 @@ Two jobs, each timed on one process and on a LocalCluster of worker processes
 * kneighbors: the 5 nearest lexicon words of each OCR token (``EditDistanceNeighbors``
   vs ``skocrcost.dask.kneighbors``), in queries per second;
 * counting: the edit counts of (OCR, truth) token pairs (``EditCostEstimator.fit``'s
-  alignment vs ``skocrcost.dask.fit_counts``), in pairs per second.
+  alignment vs ``skocrcost.dask.fit_counts``), in pairs per second: ``--pairs`` pairs
+  sent from this process, and (``counting*``) the whole ICDAR 2017 tokens.tsv
+  read by the workers themselves, checked equal to the single-process counts.
 
 Run from the repository root (the in-place build must be importable by the workers):
 
@@ -36,8 +38,11 @@ from skocrcost.estimator import count_edits
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 
 
+TOKENS = SHARED / "icdar2017_engmono" / "tokens.tsv"
+
+
 def load(n_pairs, n_lexicon):
-    tokens = SHARED / "icdar2017_engmono" / "tokens.tsv"
+    tokens = TOKENS
     words = SHARED / "lexicon" / "american-english"
     if tokens.exists() and words.exists():
         pairs = []
@@ -92,6 +97,13 @@ def main(argv=None):
     aligner = WeightedLevenshtein()  # unit costs, what fit aligns with by default
     t = best_of(args.repeat, lambda: count_edits(aligner, X, y, 1))
     results.append(("single process, 1 thread", "counting", len(pairs) / t, t))
+    if TOKENS.exists():
+        whole = [tuple(line.rstrip("\n").split("\t", 1)) for line in open(TOKENS, encoding="utf-8")]
+        wx, wy = [p[0] for p in whole], [p[1] for p in whole]
+        n_whole = len(whole)
+        t = best_of(args.repeat, lambda: count_edits(aligner, wx, wy, 1))
+        whole_counts = count_edits(aligner, wx, wy, 1)
+        results.append(("single process, 1 thread", "counting*", n_whole / t, t))
     index = EditDistanceNeighbors(5, metric=metric).fit(lexicon)
     t = best_of(args.repeat, lambda: index.kneighbors(queries))
     results.append(("single process, 1 thread", "kneighbors", len(queries) / t, t))
@@ -121,6 +133,15 @@ def main(argv=None):
         t = best_of(args.repeat, lambda: skdask.fit_counts(bag))
         results.append((label, "counting", len(pairs) / t, t))
 
+        if TOKENS.exists():
+            # The whole corpus, read by the workers themselves (nothing sent from here).
+            lines = db.read_text(str(TOKENS), blocksize="1MiB", encoding="utf-8")
+            corpus = lines.map(lambda line: tuple(line.rstrip("\n").split("\t", 1)))
+            counts = []
+            t = best_of(args.repeat, lambda: counts.append(skdask.fit_counts(corpus)))
+            assert counts[-1] == whole_counts  # exactly the single-process counts
+            results.append((label, "counting*", n_whole / t, t))
+
         def dask_kneighbors():
             dask.compute(*skdask.kneighbors(queries, index, block_size=args.block_size))
 
@@ -132,7 +153,7 @@ def main(argv=None):
     print("load average (1, 5, 15 min) before: {}, after: {}".format(*loads))
     print(f"{'job':<10} {'setup':<62} {'throughput':>18} {'seconds':>8}")
     for setup, job, rate, t in results:
-        per = {"pairwise": "cells/s", "counting": "pairs/s", "kneighbors": "queries/s"}[job]
+        per = {"pairwise": "cells/s", "kneighbors": "queries/s"}.get(job, "pairs/s")
         print(f"{job:<10} {setup:<62} {rate:>10,.0f} {per:<9} {t:>6.2f}")
 
 
