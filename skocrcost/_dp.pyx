@@ -24,6 +24,21 @@ cdef extern from "_omp.h":
     int skc_omp_max_threads() nogil
     int skc_have_openmp() nogil
 
+cdef extern from "_lanes.h":
+    enum: SKC_LANES
+    size_t skc_lanes_work(Py_ssize_t mmax) nogil
+    void skc_lanes_load(const double* ins_tab, const int32_t* bid, const cp_t* bcp,
+                        const int64_t* off, const int64_t* m, Py_ssize_t mmax,
+                        double* work) nogil
+    void skc_lanes_profile(const double* dense, Py_ssize_t n_ids, Py_ssize_t mmax,
+                           const double* work, double* profile) nogil
+    void skc_lanes_run(const double* dense, Py_ssize_t n_ids, const double* del_tab,
+                       const int32_t* aid, const cp_t* acp, Py_ssize_t n, const int64_t* m,
+                       Py_ssize_t mmax, double* work, const double* profile,
+                       double* out) nogil
+    int skc_simd_level() nogil
+    int skc_set_simd_level(int level) nogil
+
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
     OP_MATCH = 0
@@ -34,6 +49,9 @@ cdef enum:
     MOVE_UP = 1         # consume an OCR character: deletion
     MOVE_LEFT = 2       # produce a truth character: insertion
     LUT_LIMIT = 0x10000
+
+# Largest substitution profile (doubles) pairwise builds per thread: 256 KiB.
+cdef Py_ssize_t PROFILE_LIMIT = 32768
 
 # Largest direction matrix (bytes) one alignment may allocate.
 MAX_ALIGN_CELLS = 1 << 30
@@ -47,6 +65,21 @@ def openmp_max_threads():
 def have_openmp():
     """Whether the kernels were compiled with OpenMP."""
     return bool(skc_have_openmp())
+
+
+def simd_level():
+    """The vector code ``pairwise`` runs: "avx2" or "baseline" (chosen at import from the CPU)."""
+    return ("baseline", "avx2")[skc_simd_level()]
+
+
+def _set_simd_level(level):
+    """Force "baseline" or "avx2" (tests compare both); returns the previous level."""
+    old = simd_level()
+    skc_set_simd_level(1 if level == "avx2" else 0)
+    return old
+
+
+skc_simd_level()  # decide once, before any thread reads it
 
 
 cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid,
@@ -362,25 +395,29 @@ cdef class CostKernel:
     def pairwise(self, list X not None, list Y not None, int n_threads=1):
         """Distances from every string of X (rows) to every string of Y, shape (len(X), len(Y))."""
         self._check()
-        xo, xi, xc = self._encode_list(X)
-        yo, yi, yc = self._encode_list(Y)
         cdef Py_ssize_t nx = len(X), ny = len(Y)
         out = np.empty((nx, ny), dtype=np.float64)
         if nx == 0 or ny == 0:
             return out
-        cdef double[:, ::1] vout = out
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef Py_ssize_t maxm = int(np.diff(yo).max())
+        if n_threads < 1:
+            n_threads = 1
+        xo, xi, xc = self._encode_list(X)
+        yo, yi, yc = self._encode_list(Y)
+        if self.t.dense != NULL:
+            self._pairwise_lanes(out, xo, xi, xc, yo, yi, yc, n_threads)
+        else:
+            self._pairwise_pairs(out, xo, xi, xc, yo, yi, yc, n_threads)
+        return out
+
+    cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                         const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
+                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+        """One pair at a time (any table layout): the two-row DP for every cell of the output."""
+        cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
+        cdef Py_ssize_t maxm = int(np.diff(yoff).max())
         cdef Py_ssize_t p, i, j, total = nx * ny, failed = 0
         cdef double* work
         cdef Table* t = &self.t
-        if n_threads < 1:
-            n_threads = 1
         with nogil, parallel(num_threads=n_threads):
             work = <double*> malloc((4 * maxm + 2) * sizeof(double))
             for p in prange(total, schedule="dynamic", chunksize=64):
@@ -395,37 +432,78 @@ cdef class CostKernel:
             free(work)
         if failed:
             raise MemoryError("could not allocate DP rows")
-        return out
-        cdef double[:, ::1] vout = out
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef Py_ssize_t maxm = int(np.diff(yo).max())
-        cdef Py_ssize_t p, i, j, total = nx * ny
+
+    cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                         const int32_t[::1] xid, const cp_t[::1] xcp, yo,
+                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+        """Dense tables: each X string against groups of SKC_LANES Y strings of similar length.
+
+        Y is grouped by length so that little of each group is padding.  A work item
+        is (group, X string); consecutive items share the group, whose interleaved
+        columns each thread loads once.  Memory: the output, the encoded strings and
+        per thread O(SKC_LANES x longest Y string).
+        """
+        cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
+        ylen = np.diff(yo)
+        order = np.argsort(ylen, kind="stable")
+        ngroups = (ny + SKC_LANES - 1) // SKC_LANES
+        cols_arr = np.full(ngroups * SKC_LANES, -1, dtype=np.int64)
+        cols_arr[:ny] = order
+        lanes_m = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
+        lanes_m[:ny] = ylen[order]
+        lanes_off = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
+        lanes_off[:ny] = yo[:ny][order]
+        mmax_arr = lanes_m.reshape(ngroups, SKC_LANES).max(axis=1)
+        cdef const int64_t[::1] cols = cols_arr
+        cdef const int64_t[::1] gm = lanes_m
+        cdef const int64_t[::1] goff = lanes_off
+        cdef const int64_t[::1] gmax = mmax_arr
+        cdef Py_ssize_t longest = int(mmax_arr.max())
+        cdef Py_ssize_t p, g, i, k, col, total = ngroups * nx, failed = 0
+        cdef Py_ssize_t* loaded   # the group a thread's work buffer holds
         cdef double* work
+        cdef double* res
+        cdef double* prof
+        # A group's substitution profile pays off when many OCR characters read it and
+        # it stays small enough for the cache; otherwise each row gathers its costs.
+        cdef bint use_profile = (
+            longest > 0 and xoff[nx] >= self.t.n
+            and self.t.n * longest * SKC_LANES <= PROFILE_LIMIT)
         cdef Table* t = &self.t
-        if n_threads < 1:
-            n_threads = 1
         with nogil, parallel(num_threads=n_threads):
-            work = <double*> malloc((4 * maxm + 2) * sizeof(double))
-            if work != NULL:
-                for p in prange(total, schedule="dynamic", chunksize=64):
-                    i = p // ny
-                    j = p - i * ny
-                    vout[i, j] = dp_distance(
-                        t, &xid[xoff[i]], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
-                        &yid[yoff[j]], &ycp[yoff[j]], yoff[j + 1] - yoff[j], work)
-                free(work)
-            else:
-                for p in prange(total, schedule="static"):
-                    i = p // ny
-                    vout[i, p - i * ny] = -1.0
-        if total and np.any(out < 0):
+            work = <double*> malloc(skc_lanes_work(longest) * sizeof(double))
+            res = <double*> malloc(SKC_LANES * sizeof(double))
+            prof = NULL
+            if use_profile:
+                prof = <double*> malloc(t.n * longest * SKC_LANES * sizeof(double))
+            loaded = <Py_ssize_t*> malloc(sizeof(Py_ssize_t))
+            if loaded != NULL:
+                loaded[0] = -1
+            for p in prange(total, schedule="dynamic", chunksize=16):
+                g = p // nx
+                i = p - g * nx
+                if work == NULL or loaded == NULL or res == NULL or (use_profile and prof == NULL):
+                    failed += 1
+                    continue
+                if g != loaded[0]:
+                    skc_lanes_load(t.ins, &yid[0], &ycp[0], &goff[g * SKC_LANES],
+                                   &gm[g * SKC_LANES], gmax[g], work)
+                    if prof != NULL:
+                        skc_lanes_profile(t.dense, t.n, gmax[g], work, prof)
+                    loaded[0] = g
+                skc_lanes_run(t.dense, t.n, t.dele, &xid[xoff[i]], &xcp[xoff[i]],
+                              xoff[i + 1] - xoff[i], &gm[g * SKC_LANES], gmax[g], work, prof,
+                              res)
+                for k in range(SKC_LANES):
+                    col = cols[g * SKC_LANES + k]
+                    if col >= 0:
+                        vout[i, col] = res[k]
+            free(work)
+            free(prof)
+            free(res)
+            free(loaded)
+        if failed:
             raise MemoryError("could not allocate DP rows")
-        return out
 
     def align(self, str a not None, str b not None):
         """One cheapest alignment of ``a`` to ``b``.
