@@ -96,41 +96,65 @@ cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid
             subrow[j] = 0.0 if bcp[j] == ca else sub_cost(t, ia, bid[j])
 
 
+cdef inline Py_ssize_t dp_work_size(Py_ssize_t m) noexcept nogil:
+    """Doubles of work space dp_distance needs for a truth string of length m."""
+    return 4 * m + 2
+
+
+cdef inline double dp_cell(double diag, double up, double left) noexcept nogil:
+    """The cheapest of the three moves into a cell, as exact minima (minsd, no branch)."""
+    diag = up if up < diag else diag
+    return left if left < diag else diag
+
+
 cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
                         const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
                         double* work) noexcept nogil:
-    """Two-row DP; ``work`` holds 4 * m + 2 doubles.
+    """Weighted Levenshtein of one pair, row by row; ``work`` holds dp_work_size(m) doubles.
 
     Every cell takes the minimum of all three moves, also on a match: a match
     can hide a cheaper path (weighted-levenshtein 0.2.2 gets this wrong).
+
+    For short tokens the call is throughput-bound (instructions, not the chain of
+    minima), so dense tables look up each substitution cost inside the row loop
+    rather than filling a row of costs first, and the diagonal and left
+    neighbours stay in registers.  The additions and exact minima are the twin's.
     """
     cdef double* prev = work
     cdef double* cur = work + (m + 1)
     cdef double* subrow = work + 2 * (m + 1)
     cdef double* insb = subrow + m
     cdef double* tmp
-    cdef double d, x, y, dl
+    cdef const double* drow
+    cdef double d, diag, up, s, dl, acc = 0.0
     cdef Py_ssize_t i, j
     cdef int ia
+    cdef cp_t ca
     prev[0] = 0.0
     for j in range(m):
         insb[j] = t.ins[bid[j]]
-        prev[j + 1] = prev[j] + insb[j]
+        acc = acc + insb[j]
+        prev[j + 1] = acc
     for i in range(n):
         ia = aid[i]
+        ca = acp[i]
         dl = t.dele[ia]
-        fill_subrow(t, ia, acp[i], bid, bcp, m, subrow)
-        d = prev[0] + dl
+        diag = prev[0]
+        d = diag + dl
         cur[0] = d
-        for j in range(m):
-            # Branch-free minima (minsd), and the left neighbour carried in a register
-            # rather than reloaded from cur[j]; the order of the moves matches the twin's.
-            x = prev[j] + subrow[j]
-            y = prev[j + 1] + dl
-            x = y if y < x else x
-            y = d + insb[j]
-            d = y if y < x else x
-            cur[j + 1] = d
+        if t.dense != NULL and ia != 0:
+            drow = t.dense + ia * t.n   # zero diagonal: a match costs 0, no comparison
+            for j in range(m):
+                s = drow[bid[j]]
+                up = prev[j + 1]
+                d = dp_cell(diag + s, up + dl, d + insb[j])
+                cur[j + 1] = d
+                diag = up
+        else:
+            fill_subrow(t, ia, ca, bid, bcp, m, subrow)
+            for j in range(m):
+                d = dp_cell(prev[j] + subrow[j], prev[j + 1] + dl, d + insb[j])
+                cur[j + 1] = d
         tmp = prev
         prev = cur
         cur = tmp
@@ -267,6 +291,10 @@ cdef class CostKernel:
             table[...] = rowdef[:, None] + coldef[None, :]
             table[0, :] = rowdef[0]
             table[sub_src, sub_tgt] = sub_cost
+            # Ids >= 1 are distinct characters, so equal ids are a match: a zero diagonal
+            # lets a row of the DP read substitution costs without comparing characters.
+            # Id 0 (outside the alphabet) keeps rowdef[0]: two such characters may differ.
+            table[np.arange(1, n), np.arange(1, n)] = 0.0
             table = np.ascontiguousarray(table)
         else:
             table = None
@@ -373,7 +401,7 @@ cdef class CostKernel:
             return dp_distance(&self.t, aid_s, acp_s, n, bid_s, bcp_s, m, work_s)
         aid = <int32_t*> malloc((n + m + 1) * sizeof(int32_t))
         acp = <cp_t*> malloc((n + m + 1) * sizeof(cp_t))
-        work = <double*> malloc((4 * m + 2) * sizeof(double))
+        work = <double*> malloc(dp_work_size(m) * sizeof(double))
         if aid == NULL or acp == NULL or work == NULL:
             free(aid)
             free(acp)
@@ -419,7 +447,7 @@ cdef class CostKernel:
         cdef double* work
         cdef Table* t = &self.t
         with nogil, parallel(num_threads=n_threads):
-            work = <double*> malloc((4 * maxm + 2) * sizeof(double))
+            work = <double*> malloc(dp_work_size(maxm) * sizeof(double))
             for p in prange(total, schedule="dynamic", chunksize=64):
                 i = p // ny
                 j = p - i * ny
