@@ -35,7 +35,7 @@ cdef extern from "_lanes.h":
     void skc_lanes_run(const double* dense, Py_ssize_t n_ids, const double* del_tab,
                        const int32_t* aid, const cp_t* acp, Py_ssize_t n, const int64_t* m,
                        Py_ssize_t mmax, double* work, const double* profile,
-                       double* out) nogil
+                       const int64_t* cols, double* out) nogil
     int skc_simd_level() nogil
     int skc_set_simd_level(int level) nogil
 
@@ -500,10 +500,9 @@ cdef class CostKernel:
         cdef const int64_t[::1] goff = lanes_off
         cdef const int64_t[::1] gmax = mmax_arr
         cdef Py_ssize_t longest = int(mmax_arr.max())
-        cdef Py_ssize_t p, g, i, k, col, total = ngroups * nx, failed = 0
+        cdef Py_ssize_t p, g, i, total = ngroups * nx, failed = 0
         cdef Py_ssize_t* loaded   # the group a thread's work buffer holds
         cdef double* work
-        cdef double* res
         cdef double* prof
         # A group's substitution profile pays off when many OCR characters read it and
         # it stays small enough for the cache; otherwise each row gathers its costs.
@@ -513,7 +512,6 @@ cdef class CostKernel:
         cdef Table* t = &self.t
         with nogil, parallel(num_threads=n_threads):
             work = <double*> malloc(skc_lanes_work(longest) * sizeof(double))
-            res = <double*> malloc(SKC_LANES * sizeof(double))
             prof = NULL
             if use_profile:
                 prof = <double*> malloc(t.n * longest * SKC_LANES * sizeof(double))
@@ -523,7 +521,7 @@ cdef class CostKernel:
             for p in prange(total, schedule="dynamic", chunksize=16):
                 g = p // nx
                 i = p - g * nx
-                if work == NULL or loaded == NULL or res == NULL or (use_profile and prof == NULL):
+                if work == NULL or loaded == NULL or (use_profile and prof == NULL):
                     failed += 1
                     continue
                 if g != loaded[0]:
@@ -534,14 +532,9 @@ cdef class CostKernel:
                     loaded[0] = g
                 skc_lanes_run(t.dense, t.n, t.dele, &xid[xoff[i]], &xcp[xoff[i]],
                               xoff[i + 1] - xoff[i], &gm[g * SKC_LANES], gmax[g], work, prof,
-                              res)
-                for k in range(SKC_LANES):
-                    col = cols[g * SKC_LANES + k]
-                    if col >= 0:
-                        vout[i, col] = res[k]
+                              &cols[g * SKC_LANES], &vout[i, 0])
             free(work)
             free(prof)
-            free(res)
             free(loaded)
         if failed:
             raise MemoryError("could not allocate DP rows")

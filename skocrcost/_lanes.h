@@ -88,11 +88,12 @@ static inline __attribute__((always_inline)) skc_v4 skc_vmin(skc_v4 x, skc_v4 y)
     return (skc_v4)((lt & (skc_m4)y) | (~lt & (skc_m4)x));
 }
 
-/* Distances of one OCR string to the loaded group; out[k] for lane k (length m[k]). */
+/* Distances of one OCR string to the loaded group: lane k (length m[k]) goes to
+ * out[cols[k]], unless cols[k] < 0 (a padding lane). */
 static inline __attribute__((always_inline)) void skc_lanes_body(
     const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *aid,
     const uint32_t *acp, ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, double *work,
-    const double *profile, double *out) {
+    const double *profile, const int64_t *cols, double *out) {
     enum { L = SKC_LANES };
     const double *row0 = work;
     double *bufa = work + (mmax + 1) * L; /* row 0 (in work) is kept for the next string */
@@ -104,7 +105,8 @@ static inline __attribute__((always_inline)) void skc_lanes_body(
     const double *up = row0;
     ptrdiff_t i, j, k;
     if (n == 0) {
-        for (k = 0; k < L; k++) out[k] = row0[m[k] * L + k];
+        for (k = 0; k < L; k++)
+            if (cols[k] >= 0) out[cols[k]] = row0[m[k] * L + k];
         return;
     }
     /* Rows alternate between two buffers; the first reads row 0, which stays intact. */
@@ -144,14 +146,15 @@ static inline __attribute__((always_inline)) void skc_lanes_body(
         }
         up = dst;
     }
-    for (k = 0; k < L; k++) out[k] = up[m[k] * L + k];
+    for (k = 0; k < L; k++)
+        if (cols[k] >= 0) out[cols[k]] = up[m[k] * L + k];
 }
 
 static void skc_lanes_generic(const double *dense, ptrdiff_t n_ids, const double *del_tab,
                               const int32_t *aid, const uint32_t *acp, ptrdiff_t n,
                               const int64_t *m, ptrdiff_t mmax, double *work,
-                              const double *profile, double *out) {
-    skc_lanes_body(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, out);
+                              const double *profile, const int64_t *cols, double *out) {
+    skc_lanes_body(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
 }
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -159,8 +162,8 @@ static void skc_lanes_generic(const double *dense, ptrdiff_t n_ids, const double
 __attribute__((target("avx2"))) static void skc_lanes_avx2(
     const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *aid,
     const uint32_t *acp, ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, double *work,
-    const double *profile, double *out) {
-    skc_lanes_body(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, out);
+    const double *profile, const int64_t *cols, double *out) {
+    skc_lanes_body(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
 }
 #endif
 
@@ -192,14 +195,14 @@ static int skc_set_simd_level(int level) {
 static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *del_tab,
                           const int32_t *aid, const uint32_t *acp, ptrdiff_t n,
                           const int64_t *m, ptrdiff_t mmax, double *work,
-                          const double *profile, double *out) {
+                          const double *profile, const int64_t *cols, double *out) {
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1) {
-        skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, out);
+        skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
         return;
     }
 #endif
-    skc_lanes_generic(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, out);
+    skc_lanes_generic(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
 }
 
 #endif
