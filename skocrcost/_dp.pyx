@@ -50,8 +50,8 @@ cdef enum:
     MOVE_LEFT = 2       # produce a truth character: insertion
     LUT_LIMIT = 0x10000
 
-# Largest substitution profile (doubles) pairwise builds per thread: 256 KiB.
-cdef Py_ssize_t PROFILE_LIMIT = 32768
+# Largest substitution profile (doubles) pairwise builds per thread: 8 MiB.
+cdef Py_ssize_t PROFILE_LIMIT = 1 << 20
 
 # Largest direction matrix (bytes) one alignment may allocate.
 MAX_ALIGN_CELLS = 1 << 30
@@ -111,7 +111,7 @@ cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid
 
 cdef inline Py_ssize_t dp_work_size(Py_ssize_t m) noexcept nogil:
     """Doubles of work space dp_distance needs for a truth string of length m."""
-    return 4 * m + 2
+    return 5 * m + 3
 
 
 cdef inline double dp_cell(double diag, double up, double left) noexcept nogil:
@@ -123,54 +123,84 @@ cdef inline double dp_cell(double diag, double up, double left) noexcept nogil:
 cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
                         const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
                         double* work) noexcept nogil:
-    """Weighted Levenshtein of one pair, row by row; ``work`` holds dp_work_size(m) doubles.
+    """Weighted Levenshtein of one pair; ``work`` holds dp_work_size(m) doubles.
 
     Every cell takes the minimum of all three moves, also on a match: a match
     can hide a cheaper path (weighted-levenshtein 0.2.2 gets this wrong).
 
-    For short tokens the call is throughput-bound (instructions, not the chain of
-    minima), so dense tables look up each substitution cost inside the row loop
-    rather than filling a row of costs first, and the diagonal and left
-    neighbours stay in registers.  The additions and exact minima are the twin's.
+    Each cell waits on its left neighbour (an addition and a minimum), so with a
+    dense table two rows go together, the second one column behind the first:
+    two chains in flight.  The dense table has a zero diagonal for ids >= 1, so
+    a row of an alphabet character reads its substitution costs without
+    comparing characters; neighbours stay in registers.  Each cell adds the
+    same two numbers as the twin and takes exact minima: bit-for-bit the same.
     """
     cdef double* prev = work
     cdef double* cur = work + (m + 1)
-    cdef double* subrow = work + 2 * (m + 1)
+    cdef double* r2 = work + 2 * (m + 1)
+    cdef double* subrow = work + 3 * (m + 1)
     cdef double* insb = subrow + m
     cdef double* tmp
     cdef const double* drow
-    cdef double d, diag, up, s, dl, acc = 0.0
-    cdef Py_ssize_t i, j
+    cdef const double* drow1
+    cdef double d, diag, up, dl, d1, diag1, up1, dl1, acc = 0.0
+    cdef Py_ssize_t i = 0, j
     cdef int ia
-    cdef cp_t ca
     prev[0] = 0.0
     for j in range(m):
         insb[j] = t.ins[bid[j]]
         acc = acc + insb[j]
         prev[j + 1] = acc
-    for i in range(n):
+    while i < n:
         ia = aid[i]
-        ca = acp[i]
         dl = t.dele[ia]
         diag = prev[0]
         d = diag + dl
         cur[0] = d
-        if t.dense != NULL and ia != 0:
-            drow = t.dense + ia * t.n   # zero diagonal: a match costs 0, no comparison
-            for j in range(m):
-                s = drow[bid[j]]
+        if t.dense != NULL and ia != 0 and m > 0 and i + 1 < n and aid[i + 1] != 0:
+            # Rows i + 1 (d, into cur) and i + 2 (d1, into r2), the second a column behind.
+            drow = t.dense + ia * t.n
+            drow1 = t.dense + aid[i + 1] * t.n
+            dl1 = t.dele[aid[i + 1]]
+            d1 = d + dl1
+            r2[0] = d1
+            diag1 = d
+            up = prev[1]
+            d = dp_cell(diag + drow[bid[0]], up + dl, d + insb[0])
+            cur[1] = d
+            diag = up
+            for j in range(1, m):
+                up1 = d
                 up = prev[j + 1]
-                d = dp_cell(diag + s, up + dl, d + insb[j])
+                d = dp_cell(diag + drow[bid[j]], up + dl, d + insb[j])
+                cur[j + 1] = d
+                diag = up
+                d1 = dp_cell(diag1 + drow1[bid[j - 1]], up1 + dl1, d1 + insb[j - 1])
+                r2[j] = d1
+                diag1 = up1
+            d1 = dp_cell(diag1 + drow1[bid[m - 1]], d + dl1, d1 + insb[m - 1])
+            r2[m] = d1
+            tmp = prev
+            prev = r2
+            r2 = tmp
+            i += 2
+            continue
+        if t.dense != NULL and ia != 0:
+            drow = t.dense + ia * t.n
+            for j in range(m):
+                up = prev[j + 1]
+                d = dp_cell(diag + drow[bid[j]], up + dl, d + insb[j])
                 cur[j + 1] = d
                 diag = up
         else:
-            fill_subrow(t, ia, ca, bid, bcp, m, subrow)
+            fill_subrow(t, ia, acp[i], bid, bcp, m, subrow)
             for j in range(m):
                 d = dp_cell(prev[j] + subrow[j], prev[j + 1] + dl, d + insb[j])
                 cur[j + 1] = d
         tmp = prev
         prev = cur
         cur = tmp
+        i += 1
     return prev[m]
 
 
@@ -401,7 +431,7 @@ cdef class CostKernel:
         cdef int32_t bid_s[STACK]
         cdef cp_t acp_s[STACK]
         cdef cp_t bcp_s[STACK]
-        cdef double work_s[4 * STACK + 2]
+        cdef double work_s[5 * STACK + 3]
         cdef int32_t* aid
         cdef int32_t* bid
         cdef cp_t* acp

@@ -8,8 +8,9 @@
  * and takes exact minima, so the results are bit-for-bit the same; columns past
  * a lane's own length are padding whose values are never read.
  *
- * The body is compiled twice: for AVX2 (chosen at run time when the CPU has it)
- * and for the baseline target (SSE2 on x86-64, plain C elsewhere).
+ * The body (_lanes_body.h) is compiled twice: with 4-double vectors for AVX2
+ * (chosen at run time when the CPU has it) and with 2-double vectors for the
+ * baseline target (SSE2 on x86-64, NEON on arm64).
  */
 #ifndef SKOCRCOST_LANES_H
 #define SKOCRCOST_LANES_H
@@ -77,94 +78,39 @@ static void skc_lanes_profile(const double *dense, ptrdiff_t n_ids, ptrdiff_t mm
     }
 }
 
-/* Four lanes as one vector (GCC/Clang vector extensions; split into SSE2 halves on the
- * baseline target).  aligned(8): the rows are only 8-byte aligned. */
+/* Vectors of 2 doubles (baseline: SSE2 on x86-64, NEON on arm64) and of 4 (AVX2), with
+ * the matching comparison masks.  aligned(8): the rows are only 8-byte aligned. */
+typedef double skc_v2 __attribute__((vector_size(16), aligned(8)));
+typedef long long skc_m2 __attribute__((vector_size(16), aligned(8)));
 typedef double skc_v4 __attribute__((vector_size(32), aligned(8)));
 typedef long long skc_m4 __attribute__((vector_size(32), aligned(8)));
 
-/* y < x ? y : x in every lane: the exact minimum, as the scalar DP takes it. */
-static inline __attribute__((always_inline)) skc_v4 skc_vmin(skc_v4 x, skc_v4 y) {
-    skc_m4 lt = y < x;
-    return (skc_v4)((lt & (skc_m4)y) | (~lt & (skc_m4)x));
-}
-
-/* Distances of one OCR string to the loaded group: lane k (length m[k]) goes to
- * out[cols[k]], unless cols[k] < 0 (a padding lane). */
-static inline __attribute__((always_inline)) void skc_lanes_body(
-    const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *aid,
-    const uint32_t *acp, ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, double *work,
-    const double *profile, const int64_t *cols, double *out) {
-    enum { L = SKC_LANES };
-    const double *row0 = work;
-    double *bufa = work + (mmax + 1) * L; /* row 0 (in work) is kept for the next string */
-    double *bufb = bufa + (mmax + 1) * L;
-    double *restrict sub = bufb + (mmax + 1) * L;
-    const double *restrict ins = skc_lanes_ins(work, mmax);
-    const int32_t *restrict yid = (const int32_t *)(ins + mmax * L);
-    const uint32_t *restrict ycp = (const uint32_t *)(yid + mmax * L);
-    const double *up = row0;
-    ptrdiff_t i, j, k;
-    if (n == 0) {
-        for (k = 0; k < L; k++)
-            if (cols[k] >= 0) out[cols[k]] = row0[m[k] * L + k];
-        return;
-    }
-    /* Rows alternate between two buffers; the first reads row 0, which stays intact. */
-    for (i = 0; i < n; i++) {
-        const double dl = del_tab[aid[i]];
-        double *restrict dst = (i & 1) ? bufb : bufa;
-        const double *restrict src = up;
-        const double *restrict srow;
-        skc_v4 vdl = {dl, dl, dl, dl}, d0, d1, x, y;
-        if (profile != NULL && aid[i] != 0) {
-            srow = profile + (ptrdiff_t)aid[i] * mmax * L;
-        } else {
-            /* Characters outside the alphabet (id 0) match by code point only. */
-            const double *restrict drow = dense + (ptrdiff_t)aid[i] * n_ids;
-            const uint32_t ca = acp[i];
-            for (j = 0; j < mmax * L; j++) sub[j] = (ycp[j] == ca) ? 0.0 : drow[yid[j]];
-            srow = sub;
-        }
-        d0 = *(const skc_v4 *)src + vdl;
-        d1 = *(const skc_v4 *)(src + 4) + vdl;
-        *(skc_v4 *)dst = d0;
-        *(skc_v4 *)(dst + 4) = d1;
-        for (j = 0; j < mmax; j++) {
-            const ptrdiff_t c = j * L;
-            x = *(const skc_v4 *)(src + c) + *(const skc_v4 *)(srow + c);
-            y = *(const skc_v4 *)(src + c + L) + vdl;
-            x = skc_vmin(x, y);
-            y = d0 + *(const skc_v4 *)(ins + c);
-            d0 = skc_vmin(x, y);
-            *(skc_v4 *)(dst + c + L) = d0;
-            x = *(const skc_v4 *)(src + c + 4) + *(const skc_v4 *)(srow + c + 4);
-            y = *(const skc_v4 *)(src + c + L + 4) + vdl;
-            x = skc_vmin(x, y);
-            y = d1 + *(const skc_v4 *)(ins + c + 4);
-            d1 = skc_vmin(x, y);
-            *(skc_v4 *)(dst + c + L + 4) = d1;
-        }
-        up = dst;
-    }
-    for (k = 0; k < L; k++)
-        if (cols[k] >= 0) out[cols[k]] = up[m[k] * L + k];
-}
-
-static void skc_lanes_generic(const double *dense, ptrdiff_t n_ids, const double *del_tab,
-                              const int32_t *aid, const uint32_t *acp, ptrdiff_t n,
-                              const int64_t *m, ptrdiff_t mmax, double *work,
-                              const double *profile, const int64_t *cols, double *out) {
-    skc_lanes_body(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
-}
+/* The DP over the loaded group, once per vector width (_lanes_body.h is a template). */
+#define SKC_NAME skc_lanes_generic
+#define SKC_ATTR
+#define SKC_VT skc_v2
+#define SKC_MT skc_m2
+#define SKC_VW 2
+#include "_lanes_body.h"
+#undef SKC_NAME
+#undef SKC_ATTR
+#undef SKC_VT
+#undef SKC_MT
+#undef SKC_VW
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define SKC_HAVE_AVX2_CLONE 1
-__attribute__((target("avx2"))) static void skc_lanes_avx2(
-    const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *aid,
-    const uint32_t *acp, ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, double *work,
-    const double *profile, const int64_t *cols, double *out) {
-    skc_lanes_body(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
-}
+#define SKC_NAME skc_lanes_avx2
+#define SKC_ATTR __attribute__((target("avx2")))
+#define SKC_VT skc_v4
+#define SKC_MT skc_m4
+#define SKC_VW 4
+#include "_lanes_body.h"
+#undef SKC_NAME
+#undef SKC_ATTR
+#undef SKC_VT
+#undef SKC_MT
+#undef SKC_VW
 #endif
 
 /* 0 = baseline, 1 = AVX2; -1 = not decided yet (the first call asks the CPU). */

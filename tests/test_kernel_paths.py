@@ -110,3 +110,16 @@ def test_simd_level_names():
     finally:
         _dp._set_simd_level(old)
     assert _dp.simd_level() == old
+
+
+def test_distance_two_rows_at_a_time_equals_twin():
+    # Dense rows of alphabet characters go two at a time; characters outside the
+    # alphabet (and odd lengths) take the one-row path in between.
+    rng = np.random.default_rng(11)
+    compiled, twin = kernels(learned_style(rng))
+    letters = "abcdefghijklmnopqrstuvwxyzABCD\u00e9"
+    A = words(rng, 300, letters, hi=20)
+    B = words(rng, 300, letters, hi=20)
+    for a, b in zip(A, B, strict=True):
+        assert compiled.distance(a, b) == twin.distance(a, b)
+        assert compiled.distance(b, a) == twin.distance(b, a)
