@@ -13,6 +13,8 @@ import numpy as np
 import scipy.sparse as sp
 
 _MAX_CODE_POINT = 0x110000
+# Vocabularies up to sqrt(this) characters are counted in a dense table (32 MiB at most).
+_DENSE_COUNT_LIMIT = 1 << 22
 
 
 class EditCounts:
@@ -43,7 +45,12 @@ class EditCounts:
         ids = np.zeros(_MAX_CODE_POINT + 1, dtype=np.int64)  # index -1 (the gap) stays 0
         ids[vocabulary] = np.arange(1, len(vocabulary) + 1)
         n = len(vocabulary) + 1
-        coo = sp.coo_array((np.ones(len(src), dtype=np.int64), (ids[src], ids[tgt])), shape=(n, n))
+        rows, cols = ids[src], ids[tgt]
+        if n * n <= _DENSE_COUNT_LIMIT:
+            # One pass of bincount over (row, column) keys: much faster than COO -> CSR.
+            dense = np.bincount(rows * n + cols, minlength=n * n).reshape(n, n)
+            return cls(vocabulary, sp.csr_array(dense))
+        coo = sp.coo_array((np.ones(len(src), dtype=np.int64), (rows, cols)), shape=(n, n))
         return cls(vocabulary, coo.tocsr())
 
     @property

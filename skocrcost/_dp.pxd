@@ -71,4 +71,10 @@ cdef class CostKernel:
                 const double[::1] ins, const double[::1] dele, const int32_t[::1] lut,
                 object table)
     cdef int _check(self) except -1
+    cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                         const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
+                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
+    cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                         const int32_t[::1] xid, const cp_t[::1] xcp, yo,
+                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
     cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps)

@@ -24,6 +24,21 @@ cdef extern from "_omp.h":
     int skc_omp_max_threads() nogil
     int skc_have_openmp() nogil
 
+cdef extern from "_lanes.h":
+    enum: SKC_LANES
+    size_t skc_lanes_work(Py_ssize_t mmax) nogil
+    void skc_lanes_load(const double* ins_tab, const int32_t* bid, const cp_t* bcp,
+                        const int64_t* off, const int64_t* m, Py_ssize_t mmax,
+                        double* work) nogil
+    void skc_lanes_profile(const double* dense, Py_ssize_t n_ids, Py_ssize_t mmax,
+                           const double* work, double* profile) nogil
+    void skc_lanes_run(const double* dense, Py_ssize_t n_ids, const double* del_tab,
+                       const int32_t* aid, const cp_t* acp, Py_ssize_t n, const int64_t* m,
+                       Py_ssize_t mmax, double* work, const double* profile,
+                       const int64_t* cols, double* out) nogil
+    int skc_simd_level() nogil
+    int skc_set_simd_level(int level) nogil
+
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
     OP_MATCH = 0
@@ -34,6 +49,9 @@ cdef enum:
     MOVE_UP = 1         # consume an OCR character: deletion
     MOVE_LEFT = 2       # produce a truth character: insertion
     LUT_LIMIT = 0x10000
+
+# Largest substitution profile (doubles) pairwise builds per thread: 8 MiB.
+cdef Py_ssize_t PROFILE_LIMIT = 1 << 20
 
 # Largest direction matrix (bytes) one alignment may allocate.
 MAX_ALIGN_CELLS = 1 << 30
@@ -47,6 +65,34 @@ def openmp_max_threads():
 def have_openmp():
     """Whether the kernels were compiled with OpenMP."""
     return bool(skc_have_openmp())
+
+
+def simd_level():
+    """The vector code ``pairwise`` runs: "avx2" or "baseline" (chosen at import from the CPU)."""
+    return ("baseline", "avx2")[skc_simd_level()]
+
+
+def _set_simd_level(level):
+    """Force "baseline" or "avx2" (tests compare both); returns the previous level."""
+    old = simd_level()
+    skc_set_simd_level(1 if level == "avx2" else 0)
+    return old
+
+
+skc_simd_level()  # decide once, before any thread reads it
+
+
+def _first_not_exact_str(list X not None):
+    """Index of the first item of X whose type is not exactly ``str``, or -1.
+
+    Input validation calls this before its item-by-item Python loop, which
+    takes seconds on the 600k tokens of a corpus.
+    """
+    cdef Py_ssize_t i
+    for i in range(len(X)):
+        if type(X[i]) is not str:
+            return i
+    return -1
 
 
 cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid,
@@ -63,44 +109,98 @@ cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid
             subrow[j] = 0.0 if bcp[j] == ca else sub_cost(t, ia, bid[j])
 
 
+cdef inline Py_ssize_t dp_work_size(Py_ssize_t m) noexcept nogil:
+    """Doubles of work space dp_distance needs for a truth string of length m."""
+    return 5 * m + 3
+
+
+cdef inline double dp_cell(double diag, double up, double left) noexcept nogil:
+    """The cheapest of the three moves into a cell, as exact minima (minsd, no branch)."""
+    diag = up if up < diag else diag
+    return left if left < diag else diag
+
+
 cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
                         const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
                         double* work) noexcept nogil:
-    """Two-row DP; ``work`` holds 4 * m + 2 doubles.
+    """Weighted Levenshtein of one pair; ``work`` holds dp_work_size(m) doubles.
 
     Every cell takes the minimum of all three moves, also on a match: a match
     can hide a cheaper path (weighted-levenshtein 0.2.2 gets this wrong).
+
+    Each cell waits on its left neighbour (an addition and a minimum), so with a
+    dense table two rows go together, the second one column behind the first:
+    two chains in flight.  The dense table has a zero diagonal for ids >= 1, so
+    a row of an alphabet character reads its substitution costs without
+    comparing characters; neighbours stay in registers.  Each cell adds the
+    same two numbers as the twin and takes exact minima: bit-for-bit the same.
     """
     cdef double* prev = work
     cdef double* cur = work + (m + 1)
-    cdef double* subrow = work + 2 * (m + 1)
+    cdef double* r2 = work + 2 * (m + 1)
+    cdef double* subrow = work + 3 * (m + 1)
     cdef double* insb = subrow + m
     cdef double* tmp
-    cdef double d, x, y, dl
-    cdef Py_ssize_t i, j
+    cdef const double* drow
+    cdef const double* drow1
+    cdef double d, diag, up, dl, d1, diag1, up1, dl1, acc = 0.0
+    cdef Py_ssize_t i = 0, j
     cdef int ia
     prev[0] = 0.0
     for j in range(m):
         insb[j] = t.ins[bid[j]]
-        prev[j + 1] = prev[j] + insb[j]
-    for i in range(n):
+        acc = acc + insb[j]
+        prev[j + 1] = acc
+    while i < n:
         ia = aid[i]
         dl = t.dele[ia]
-        fill_subrow(t, ia, acp[i], bid, bcp, m, subrow)
-        d = prev[0] + dl
+        diag = prev[0]
+        d = diag + dl
         cur[0] = d
-        for j in range(m):
-            # Branch-free minima (minsd), and the left neighbour carried in a register
-            # rather than reloaded from cur[j]; the order of the moves matches the twin's.
-            x = prev[j] + subrow[j]
-            y = prev[j + 1] + dl
-            x = y if y < x else x
-            y = d + insb[j]
-            d = y if y < x else x
-            cur[j + 1] = d
+        if t.dense != NULL and ia != 0 and m > 0 and i + 1 < n and aid[i + 1] != 0:
+            # Rows i + 1 (d, into cur) and i + 2 (d1, into r2), the second a column behind.
+            drow = t.dense + ia * t.n
+            drow1 = t.dense + aid[i + 1] * t.n
+            dl1 = t.dele[aid[i + 1]]
+            d1 = d + dl1
+            r2[0] = d1
+            diag1 = d
+            up = prev[1]
+            d = dp_cell(diag + drow[bid[0]], up + dl, d + insb[0])
+            cur[1] = d
+            diag = up
+            for j in range(1, m):
+                up1 = d
+                up = prev[j + 1]
+                d = dp_cell(diag + drow[bid[j]], up + dl, d + insb[j])
+                cur[j + 1] = d
+                diag = up
+                d1 = dp_cell(diag1 + drow1[bid[j - 1]], up1 + dl1, d1 + insb[j - 1])
+                r2[j] = d1
+                diag1 = up1
+            d1 = dp_cell(diag1 + drow1[bid[m - 1]], d + dl1, d1 + insb[m - 1])
+            r2[m] = d1
+            tmp = prev
+            prev = r2
+            r2 = tmp
+            i += 2
+            continue
+        if t.dense != NULL and ia != 0:
+            drow = t.dense + ia * t.n
+            for j in range(m):
+                up = prev[j + 1]
+                d = dp_cell(diag + drow[bid[j]], up + dl, d + insb[j])
+                cur[j + 1] = d
+                diag = up
+        else:
+            fill_subrow(t, ia, acp[i], bid, bcp, m, subrow)
+            for j in range(m):
+                d = dp_cell(prev[j] + subrow[j], prev[j + 1] + dl, d + insb[j])
+                cur[j + 1] = d
         tmp = prev
         prev = cur
         cur = tmp
+        i += 1
     return prev[m]
 
 
@@ -234,6 +334,10 @@ cdef class CostKernel:
             table[...] = rowdef[:, None] + coldef[None, :]
             table[0, :] = rowdef[0]
             table[sub_src, sub_tgt] = sub_cost
+            # Ids >= 1 are distinct characters, so equal ids are a match: a zero diagonal
+            # lets a row of the DP read substitution costs without comparing characters.
+            # Id 0 (outside the alphabet) keeps rowdef[0]: two such characters may differ.
+            table[np.arange(1, n), np.arange(1, n)] = 0.0
             table = np.ascontiguousarray(table)
         else:
             table = None
@@ -327,7 +431,7 @@ cdef class CostKernel:
         cdef int32_t bid_s[STACK]
         cdef cp_t acp_s[STACK]
         cdef cp_t bcp_s[STACK]
-        cdef double work_s[4 * STACK + 2]
+        cdef double work_s[5 * STACK + 3]
         cdef int32_t* aid
         cdef int32_t* bid
         cdef cp_t* acp
@@ -340,7 +444,7 @@ cdef class CostKernel:
             return dp_distance(&self.t, aid_s, acp_s, n, bid_s, bcp_s, m, work_s)
         aid = <int32_t*> malloc((n + m + 1) * sizeof(int32_t))
         acp = <cp_t*> malloc((n + m + 1) * sizeof(cp_t))
-        work = <double*> malloc((4 * m + 2) * sizeof(double))
+        work = <double*> malloc(dp_work_size(m) * sizeof(double))
         if aid == NULL or acp == NULL or work == NULL:
             free(aid)
             free(acp)
@@ -362,27 +466,31 @@ cdef class CostKernel:
     def pairwise(self, list X not None, list Y not None, int n_threads=1):
         """Distances from every string of X (rows) to every string of Y, shape (len(X), len(Y))."""
         self._check()
-        xo, xi, xc = self._encode_list(X)
-        yo, yi, yc = self._encode_list(Y)
         cdef Py_ssize_t nx = len(X), ny = len(Y)
         out = np.empty((nx, ny), dtype=np.float64)
         if nx == 0 or ny == 0:
             return out
-        cdef double[:, ::1] vout = out
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef Py_ssize_t maxm = int(np.diff(yo).max())
+        if n_threads < 1:
+            n_threads = 1
+        xo, xi, xc = self._encode_list(X)
+        yo, yi, yc = self._encode_list(Y)
+        if self.t.dense != NULL:
+            self._pairwise_lanes(out, xo, xi, xc, yo, yi, yc, n_threads)
+        else:
+            self._pairwise_pairs(out, xo, xi, xc, yo, yi, yc, n_threads)
+        return out
+
+    cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                         const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
+                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+        """One pair at a time (any table layout): the two-row DP for every cell of the output."""
+        cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
+        cdef Py_ssize_t maxm = int(np.diff(yoff).max())
         cdef Py_ssize_t p, i, j, total = nx * ny, failed = 0
         cdef double* work
         cdef Table* t = &self.t
-        if n_threads < 1:
-            n_threads = 1
         with nogil, parallel(num_threads=n_threads):
-            work = <double*> malloc((4 * maxm + 2) * sizeof(double))
+            work = <double*> malloc(dp_work_size(maxm) * sizeof(double))
             for p in prange(total, schedule="dynamic", chunksize=64):
                 i = p // ny
                 j = p - i * ny
@@ -395,37 +503,71 @@ cdef class CostKernel:
             free(work)
         if failed:
             raise MemoryError("could not allocate DP rows")
-        return out
-        cdef double[:, ::1] vout = out
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef Py_ssize_t maxm = int(np.diff(yo).max())
-        cdef Py_ssize_t p, i, j, total = nx * ny
+
+    cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                         const int32_t[::1] xid, const cp_t[::1] xcp, yo,
+                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+        """Dense tables: each X string against groups of SKC_LANES Y strings of similar length.
+
+        Y is grouped by length so that little of each group is padding.  A work item
+        is (group, X string); consecutive items share the group, whose interleaved
+        columns each thread loads once.  Memory: the output, the encoded strings and
+        per thread O(SKC_LANES x longest Y string).
+        """
+        cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
+        ylen = np.diff(yo)
+        order = np.argsort(ylen, kind="stable")
+        ngroups = (ny + SKC_LANES - 1) // SKC_LANES
+        cols_arr = np.full(ngroups * SKC_LANES, -1, dtype=np.int64)
+        cols_arr[:ny] = order
+        lanes_m = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
+        lanes_m[:ny] = ylen[order]
+        lanes_off = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
+        lanes_off[:ny] = yo[:ny][order]
+        mmax_arr = lanes_m.reshape(ngroups, SKC_LANES).max(axis=1)
+        cdef const int64_t[::1] cols = cols_arr
+        cdef const int64_t[::1] gm = lanes_m
+        cdef const int64_t[::1] goff = lanes_off
+        cdef const int64_t[::1] gmax = mmax_arr
+        cdef Py_ssize_t longest = int(mmax_arr.max())
+        cdef Py_ssize_t p, g, i, total = ngroups * nx, failed = 0
+        cdef Py_ssize_t* loaded   # the group a thread's work buffer holds
         cdef double* work
+        cdef double* prof
+        # A group's substitution profile pays off when many OCR characters read it and
+        # it stays small enough for the cache; otherwise each row gathers its costs.
+        cdef bint use_profile = (
+            longest > 0 and xoff[nx] >= self.t.n
+            and self.t.n * longest * SKC_LANES <= PROFILE_LIMIT)
         cdef Table* t = &self.t
-        if n_threads < 1:
-            n_threads = 1
         with nogil, parallel(num_threads=n_threads):
-            work = <double*> malloc((4 * maxm + 2) * sizeof(double))
-            if work != NULL:
-                for p in prange(total, schedule="dynamic", chunksize=64):
-                    i = p // ny
-                    j = p - i * ny
-                    vout[i, j] = dp_distance(
-                        t, &xid[xoff[i]], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
-                        &yid[yoff[j]], &ycp[yoff[j]], yoff[j + 1] - yoff[j], work)
-                free(work)
-            else:
-                for p in prange(total, schedule="static"):
-                    i = p // ny
-                    vout[i, p - i * ny] = -1.0
-        if total and np.any(out < 0):
+            work = <double*> malloc(skc_lanes_work(longest) * sizeof(double))
+            prof = NULL
+            if use_profile:
+                prof = <double*> malloc(t.n * longest * SKC_LANES * sizeof(double))
+            loaded = <Py_ssize_t*> malloc(sizeof(Py_ssize_t))
+            if loaded != NULL:
+                loaded[0] = -1
+            for p in prange(total, schedule="dynamic", chunksize=16):
+                g = p // nx
+                i = p - g * nx
+                if work == NULL or loaded == NULL or (use_profile and prof == NULL):
+                    failed += 1
+                    continue
+                if g != loaded[0]:
+                    skc_lanes_load(t.ins, &yid[0], &ycp[0], &goff[g * SKC_LANES],
+                                   &gm[g * SKC_LANES], gmax[g], work)
+                    if prof != NULL:
+                        skc_lanes_profile(t.dense, t.n, gmax[g], work, prof)
+                    loaded[0] = g
+                skc_lanes_run(t.dense, t.n, t.dele, &xid[xoff[i]], &xcp[xoff[i]],
+                              xoff[i + 1] - xoff[i], &gm[g * SKC_LANES], gmax[g], work, prof,
+                              &cols[g * SKC_LANES], &vout[i, 0])
+            free(work)
+            free(prof)
+            free(loaded)
+        if failed:
             raise MemoryError("could not allocate DP rows")
-        return out
 
     def align(self, str a not None, str b not None):
         """One cheapest alignment of ``a`` to ``b``.
@@ -460,11 +602,11 @@ cdef class CostKernel:
         base = np.zeros(npairs + 1, dtype=np.int64)
         np.cumsum(lx + ly, out=base[1:])
         cdef Py_ssize_t total = base[npairs]
-        op = np.full(total, -1, dtype=np.int8)
+        op = np.empty(total, dtype=np.int8)
         src = np.empty(total, dtype=np.int32)
         tgt = np.empty(total, dtype=np.int32)
         cost = np.empty(total, dtype=np.float64)
-        counts = np.zeros(npairs, dtype=np.int64)
+        lens = np.zeros(npairs, dtype=np.int64)
         if npairs == 0 or total == 0:
             pair = np.zeros(0, dtype=np.int64)
             empty = (op[:0], src[:0], tgt[:0])
@@ -474,6 +616,7 @@ cdef class CostKernel:
         cdef int32_t[::1] vtgt = tgt
         cdef double[::1] vcost = cost
         cdef const int64_t[::1] vbase = base
+        cdef int64_t[::1] vlens = lens
         cdef const int64_t[::1] xoff = xo
         cdef const int64_t[::1] yoff = yo
         cdef const int32_t[::1] xid = xi
@@ -493,7 +636,7 @@ cdef class CostKernel:
             moves = <unsigned char*> malloc(maxcells)
             for p in prange(npairs, schedule="dynamic", chunksize=256):
                 if work != NULL and moves != NULL:
-                    dp_align(t, &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
+                    vlens[p] = dp_align(t, &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
                              &yid[yoff[p]], &ycp[yoff[p]], yoff[p + 1] - yoff[p],
                              work, moves, &vop[0], &vsrc[0], &vtgt[0], &vcost[0],
                              vbase[p + 1])
@@ -503,8 +646,34 @@ cdef class CostKernel:
             free(moves)
         if failed:
             raise MemoryError("could not allocate alignment buffers")
-        keep = op >= 0
-        pair = np.repeat(np.arange(npairs, dtype=np.int64), lx + ly)[keep]
+        # Each pair's columns end at base[p + 1]; gather them end to end (in parallel,
+        # into new arrays: cheaper than boolean masks over the padded ones).
+        starts = np.zeros(npairs + 1, dtype=np.int64)
+        np.cumsum(lens, out=starts[1:])
+        cdef Py_ssize_t size = starts[npairs]
+        op2 = np.empty(size, dtype=np.int8)
+        src2 = np.empty(size, dtype=np.int32)
+        tgt2 = np.empty(size, dtype=np.int32)
+        cost2 = np.empty(size if costs else 0, dtype=np.float64)
+        pair = np.empty(size, dtype=np.int64)
+        cdef int8_t[::1] wop = op2
+        cdef int32_t[::1] wsrc = src2
+        cdef int32_t[::1] wtgt = tgt2
+        cdef double[::1] wcost = cost2
+        cdef int64_t[::1] wpair = pair
+        cdef const int64_t[::1] vstart = starts
+        cdef Py_ssize_t q, c, a, b
+        with nogil:
+            for q in prange(npairs, schedule="static", num_threads=n_threads):
+                a = vstart[q]
+                b = vbase[q + 1] - vlens[q]
+                for c in range(vlens[q]):
+                    wop[a + c] = vop[b + c]
+                    wsrc[a + c] = vsrc[b + c]
+                    wtgt[a + c] = vtgt[b + c]
+                    wpair[a + c] = q
+                    if costs:
+                        wcost[a + c] = vcost[b + c]
         if costs:
-            return op[keep], src[keep], tgt[keep], cost[keep], pair
-        return op[keep], src[keep], tgt[keep], pair
+            return op2, src2, tgt2, cost2, pair
+        return op2, src2, tgt2, pair

@@ -5,6 +5,8 @@ import numbers
 
 import numpy as np
 
+from ._dp import _first_not_exact_str
+
 
 def check_strings(X, name="X", *, allow_empty=False):
     """Return ``X`` as a list of ``str``; TypeError/ValueError naming ``name`` otherwise.
@@ -24,6 +26,8 @@ def check_strings(X, name="X", *, allow_empty=False):
         X = list(X)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of strings, got {type(X).__name__}") from None
+    if X and _first_not_exact_str(X) < 0:
+        return X  # the common case, checked in compiled code
     for i, x in enumerate(X):
         if not isinstance(x, str):
             raise TypeError(

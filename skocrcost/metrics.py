@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from sklearn import get_config
 
 from . import _persist
 from ._costs import CostTables
 from ._dp import CostKernel
 from ._threads import n_threads
-from ._validation import check_strings
+from ._validation import check_number, check_strings
 
 __all__ = ["EditOperation", "WeightedLevenshtein"]
 
@@ -154,6 +155,51 @@ class WeightedLevenshtein(CostKernel):
         X = check_strings(X, "X", allow_empty=True)
         Y = X if Y is None else check_strings(Y, "Y", allow_empty=True)
         return CostKernel.pairwise(self, X, Y, n_threads(n_jobs))
+
+    def pairwise_chunked(self, X, Y=None, *, working_memory=None, n_jobs=None):
+        """Yield :meth:`pairwise` row blocks that each fit in ``working_memory``.
+
+        Like scikit-learn's ``pairwise_distances_chunked``: for outputs too large
+        to hold at once, each block is ``pairwise(X[start:stop], Y)``.
+
+        Parameters
+        ----------
+        X : sequence of str
+        Y : sequence of str, optional
+            Defaults to X.
+        working_memory : float, optional
+            MiB one block may take; None means scikit-learn's
+            ``get_config()["working_memory"]``.  At least one row is always yielded.
+        n_jobs : int, optional
+            Threads, as in :meth:`pairwise`.
+
+        Returns
+        -------
+        generator of ndarray of float64, shape (n_rows, len(Y))
+            Consecutive row blocks; stacked, they equal ``pairwise(X, Y)``.  Bad
+            arguments raise at the call, not at the first block.
+
+        Examples
+        --------
+        >>> from skocrcost import WeightedLevenshtein
+        >>> wl = WeightedLevenshtein()
+        >>> [block.shape for block in wl.pairwise_chunked(["a", "b", "c"], ["ab"] * 50_000,
+        ...                                               working_memory=0.5)]
+        [(1, 50000), (1, 50000), (1, 50000)]
+        """
+        X = check_strings(X, "X", allow_empty=True)
+        Y = X if Y is None else check_strings(Y, "Y", allow_empty=True)
+        if working_memory is None:
+            working_memory = get_config()["working_memory"]
+        working_memory = check_number(working_memory, "working_memory", low=0, low_open=True)
+        threads = n_threads(n_jobs)
+        # As scikit-learn's get_chunk_n_rows: rows of 8 * len(Y) bytes, at least one.
+        rows = max(1, min(len(X), int(working_memory * 2**20) // (8 * max(len(Y), 1))))
+        # Checked above, eagerly; the generator only computes.
+        return (
+            CostKernel.pairwise(self, X[start : start + rows], Y, threads)
+            for start in range(0, len(X), rows)
+        )
 
     def explain(self, a, b):
         """The edit operations of one cheapest alignment of ``a`` to ``b``.

@@ -1,0 +1,154 @@
+/* SIMD across candidates: one OCR string against SKC_LANES truth strings at once.
+ *
+ * The single-pair DP is latency-bound: each cell waits on its left neighbour
+ * (an addition and a minimum).  Here the truth strings of a group sit in
+ * interleaved lanes ([column][lane]), so the inner loop carries SKC_LANES
+ * independent chains that the compiler turns into vector instructions.  Every
+ * lane performs exactly the additions of the scalar DP (and of the Python twin)
+ * and takes exact minima, so the results are bit-for-bit the same; columns past
+ * a lane's own length are padding whose values are never read.
+ *
+ * The body (_lanes_body.h) is compiled twice: with 4-double vectors for AVX2
+ * (chosen at run time when the CPU has it) and with 2-double vectors for the
+ * baseline target (SSE2 on x86-64, NEON on arm64).
+ */
+#ifndef SKOCRCOST_LANES_H
+#define SKOCRCOST_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SKC_LANES 8 /* two vectors of four doubles: two chains in flight */
+#define SKC_NO_CP 0xFFFFFFFFu /* never a code point: padding columns never match */
+
+/* Work space, in doubles, for truth strings up to mmax characters: the first DP row,
+ * two alternating rows ((mmax + 1) * L each), then substitution costs, insertion costs,
+ * and the interleaved ids and code points (mmax * L each; ids and code points share one). */
+static size_t skc_lanes_work(ptrdiff_t mmax) {
+    return (size_t)(6 * mmax + 3) * SKC_LANES;
+}
+
+static inline double *skc_lanes_ins(double *work, ptrdiff_t mmax) {
+    return work + (4 * mmax + 3) * SKC_LANES;
+}
+
+/* Interleave a group's truth strings into ``work`` and fill its first DP row. */
+static void skc_lanes_load(const double *ins_tab, const int32_t *bid, const uint32_t *bcp,
+                           const int64_t *off, const int64_t *m, ptrdiff_t mmax,
+                           double *work) {
+    /* Lane k holds the string at bid[off[k]], bcp[off[k]] of length m[k]. */
+    const ptrdiff_t L = SKC_LANES;
+    double *prev = work;
+    double *ins = skc_lanes_ins(work, mmax);
+    int32_t *yid = (int32_t *)(ins + mmax * L);
+    uint32_t *ycp = (uint32_t *)(yid + mmax * L);
+    ptrdiff_t j, k;
+    for (j = 0; j < mmax; j++) {
+        for (k = 0; k < L; k++) {
+            if (j < m[k]) {
+                yid[j * L + k] = bid[off[k] + j];
+                ycp[j * L + k] = bcp[off[k] + j];
+                ins[j * L + k] = ins_tab[bid[off[k] + j]];
+            } else {
+                yid[j * L + k] = 0;
+                ycp[j * L + k] = SKC_NO_CP;
+                ins[j * L + k] = 0.0;
+            }
+        }
+    }
+    for (k = 0; k < L; k++) prev[k] = 0.0;
+    for (j = 0; j < mmax; j++)
+        for (k = 0; k < L; k++) prev[(j + 1) * L + k] = prev[j * L + k] + ins[j * L + k];
+}
+
+/* The loaded group's substitution costs for every OCR id a >= 1 (row a: mmax * L
+ * doubles; 0 on a match, which for ids >= 1 is equality of ids), so that many OCR
+ * strings against one group read them rather than gather them per row.  Row 0 is
+ * unused: characters outside the alphabet match by code point.  ``profile`` holds
+ * n_ids * mmax * L doubles. */
+static void skc_lanes_profile(const double *dense, ptrdiff_t n_ids, ptrdiff_t mmax,
+                              const double *work, double *profile) {
+    const ptrdiff_t w = mmax * SKC_LANES;
+    const int32_t *yid = (const int32_t *)(skc_lanes_ins((double *)work, mmax) + w);
+    ptrdiff_t a, j;
+    for (a = 1; a < n_ids; a++) {
+        const double *drow = dense + a * n_ids;
+        double *prow = profile + a * w;
+        for (j = 0; j < w; j++) prow[j] = (yid[j] == a) ? 0.0 : drow[yid[j]];
+    }
+}
+
+/* Vectors of 2 doubles (baseline: SSE2 on x86-64, NEON on arm64) and of 4 (AVX2), with
+ * the matching comparison masks.  aligned(8): the rows are only 8-byte aligned. */
+typedef double skc_v2 __attribute__((vector_size(16), aligned(8)));
+typedef long long skc_m2 __attribute__((vector_size(16), aligned(8)));
+typedef double skc_v4 __attribute__((vector_size(32), aligned(8)));
+typedef long long skc_m4 __attribute__((vector_size(32), aligned(8)));
+
+/* The DP over the loaded group, once per vector width (_lanes_body.h is a template). */
+#define SKC_NAME skc_lanes_generic
+#define SKC_ATTR
+#define SKC_VT skc_v2
+#define SKC_MT skc_m2
+#define SKC_VW 2
+#include "_lanes_body.h"
+#undef SKC_NAME
+#undef SKC_ATTR
+#undef SKC_VT
+#undef SKC_MT
+#undef SKC_VW
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define SKC_HAVE_AVX2_CLONE 1
+#define SKC_NAME skc_lanes_avx2
+#define SKC_ATTR __attribute__((target("avx2")))
+#define SKC_VT skc_v4
+#define SKC_MT skc_m4
+#define SKC_VW 4
+#include "_lanes_body.h"
+#undef SKC_NAME
+#undef SKC_ATTR
+#undef SKC_VT
+#undef SKC_MT
+#undef SKC_VW
+#endif
+
+/* 0 = baseline, 1 = AVX2; -1 = not decided yet (the first call asks the CPU). */
+static int skc_simd = -1;
+
+static int skc_simd_available(void) {
+#ifdef SKC_HAVE_AVX2_CLONE
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+
+static int skc_simd_level(void) {
+    if (skc_simd < 0) skc_simd = skc_simd_available();
+    return skc_simd;
+}
+
+/* Force a level (tests compare both); levels the CPU lacks fall back to the baseline. */
+static int skc_set_simd_level(int level) {
+    int old = skc_simd_level();
+    skc_simd = (level > 0 && skc_simd_available()) ? 1 : 0;
+    return old;
+}
+
+/* ``profile`` (from skc_lanes_profile, or NULL) saves refilling substitution costs per row. */
+static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *del_tab,
+                          const int32_t *aid, const uint32_t *acp, ptrdiff_t n,
+                          const int64_t *m, ptrdiff_t mmax, double *work,
+                          const double *profile, const int64_t *cols, double *out) {
+#ifdef SKC_HAVE_AVX2_CLONE
+    if (skc_simd_level() == 1) {
+        skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
+        return;
+    }
+#endif
+    skc_lanes_generic(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
+}
+
+#endif

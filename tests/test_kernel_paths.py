@@ -1,0 +1,125 @@
+"""Every fast path of the kernel against the pure-Python twin, bit for bit.
+
+``pairwise`` runs one of several code paths (SIMD lanes with a substitution
+profile or with per-row gathers, AVX2 or the baseline target, one pair at a time
+for CSR tables); each must give exactly the twin's numbers.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import cost_dicts, text
+
+from skocrcost import _dp, _dp_py
+from skocrcost._costs import CostTables
+
+LEVELS = ["baseline", "avx2"] if _dp.simd_level() == "avx2" else ["baseline"]
+
+
+@pytest.fixture(params=LEVELS)
+def simd(request):
+    old = _dp._set_simd_level(request.param)
+    yield request.param
+    _dp._set_simd_level(old)
+
+
+def kernels(tables, dense=True):
+    args = list(tables.kernel_args())
+    args[-1] = dense
+    return _dp.CostKernel(*args), _dp_py.CostKernel(*args)
+
+
+def learned_style(rng, n_chars=30):
+    """Random dense-ish costs: most pairs listed, per-row and per-column defaults."""
+    chars = np.arange(ord("a"), ord("a") + n_chars, dtype=np.uint32)
+    n = n_chars + 1
+    src, tgt = np.nonzero(rng.random((n, n)) < 0.6)
+    keep = (src > 0) & (tgt > 0) & (src != tgt)
+    return CostTables(
+        chars=chars,
+        sub_src=src[keep].astype(np.int32),
+        sub_tgt=tgt[keep].astype(np.int32),
+        sub_cost=rng.random(keep.sum()) * 2,
+        rowdef=rng.random(n) + 0.5,
+        coldef=rng.random(n) * 0.3,
+        ins=rng.random(n) + 0.1,
+        dele=rng.random(n) + 0.1,
+    )
+
+
+def words(rng, n, letters, lo=0, hi=14):
+    return ["".join(rng.choice(list(letters), rng.integers(lo, hi))) for _ in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(cost_dicts(), st.lists(text, max_size=12), st.lists(text, min_size=1, max_size=20))
+def test_lanes_equal_twin_on_random_tables(costs, X, Y):
+    compiled, twin = kernels(CostTables.from_dicts(**costs))
+    old = _dp.simd_level()
+    try:
+        for level in LEVELS:
+            _dp._set_simd_level(level)
+            # Repeating X makes the profile path pay off (many OCR characters per group).
+            for rows in (X, X * 8):
+                want = twin.pairwise(rows, Y)
+                np.testing.assert_array_equal(compiled.pairwise(rows, Y, 1), want)
+    finally:
+        _dp._set_simd_level(old)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_profile_and_gather_paths_equal_twin(simd, threads):
+    rng = np.random.default_rng(7)
+    tables = learned_style(rng)
+    compiled, twin = kernels(tables)
+    letters = "abcdefghijklmnopqrstuvwxyzABCD\u00e9\U0001f600"  # last two outside the alphabet
+    Y = words(rng, 37, letters)  # 37: the last group of lanes is partly padding
+    many = words(rng, 60, letters)  # enough characters for the profile
+    one = words(rng, 1, letters, lo=3)  # too few: per-row gathers
+    for X in (many, one, [""], ["\u00e9\U0001f600\u00e9"]):
+        np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), twin.pairwise(X, Y))
+
+
+def test_sparse_layout_takes_the_pair_path_and_agrees():
+    rng = np.random.default_rng(3)
+    tables = learned_style(rng, 12)
+    dense, twin = kernels(tables, True)
+    sparse, _ = kernels(tables, False)
+    X = words(rng, 20, "abcdefghijklm")
+    Y = words(rng, 25, "abcdefghijklm")
+    want = twin.pairwise(X, Y)
+    np.testing.assert_array_equal(dense.pairwise(X, Y, 2), want)
+    np.testing.assert_array_equal(sparse.pairwise(X, Y, 2), want)
+
+
+def test_lengths_far_apart_in_one_group(simd):
+    # One long string among short ones: the short lanes are mostly padding.
+    tables = CostTables.from_dicts({("a", "b"): 0.25}, {"c": 0.5}, {"a": 0.75})
+    compiled, twin = kernels(tables)
+    Y = ["", "a", "ab" * 40, "cab", "b", "ba", "c", "abc", "x"]
+    X = ["abc", "", "ba" * 30, "ccc"] * 10
+    np.testing.assert_array_equal(compiled.pairwise(X, Y, 2), twin.pairwise(X, Y))
+
+
+def test_simd_level_names():
+    assert _dp.simd_level() in ("baseline", "avx2")
+    old = _dp._set_simd_level("baseline")
+    try:
+        assert _dp.simd_level() == "baseline"
+    finally:
+        _dp._set_simd_level(old)
+    assert _dp.simd_level() == old
+
+
+def test_distance_two_rows_at_a_time_equals_twin():
+    # Dense rows of alphabet characters go two at a time; characters outside the
+    # alphabet (and odd lengths) take the one-row path in between.
+    rng = np.random.default_rng(11)
+    compiled, twin = kernels(learned_style(rng))
+    letters = "abcdefghijklmnopqrstuvwxyzABCD\u00e9"
+    A = words(rng, 300, letters, hi=20)
+    B = words(rng, 300, letters, hi=20)
+    for a, b in zip(A, B, strict=True):
+        assert compiled.distance(a, b) == twin.distance(a, b)
+        assert compiled.distance(b, a) == twin.distance(b, a)
