@@ -139,5 +139,6 @@ def test_learned_costs_correct_more_than_unit_costs_on_bln600():
         "ocr-stringdist": np.mean(peer == y_oov),
         "corrector": np.mean(fixer.predict(X_oov) == y_oov),
     }
+    print(acc)
     assert acc["corrector"] > acc["unit"] + 0.1, acc  # a wide margin, not a tie
     assert acc["corrector"] > acc["ocr-stringdist"] + 0.1, acc
