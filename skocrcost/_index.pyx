@@ -139,7 +139,7 @@ cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* 
                 Py_ssize_t n, double* stack, double* dl, double* sufdel,
                 Found* f) noexcept nogil:
     """Walk the trie for one query, offering every word not pruned to ``f``."""
-    cdef Py_ssize_t i, v, w = n + 1, r, left
+    cdef Py_ssize_t i, v, w = n + 1, r, a_end, c_start
     cdef int32_t b, j
     cdef cp_t c
     cdef double x, y, ib, lb, rem
@@ -175,21 +175,23 @@ cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* 
             x = y if y < x else x
             y = par[i + 1] + ib
             col[i + 1] = y if y < x else x
-        # Lower bound of every word in the subtree (see the module docstring).
+        # Lower bound of every word in the subtree (see the module docstring): rows
+        # i < a_end have more OCR characters left than the longest word has truth
+        # characters, rows i >= c_start fewer than the shortest; the rest add nothing.
+        a_end = n - (tr.hi[v] - j)
+        a_end = 0 if a_end < 0 else a_end
+        c_start = n - (tr.lo[v] - j) + 1  # <= n + 1: no word is shorter than its node
         lb = INFINITY
-        for i in range(n + 1):
-            x = col[i]
-            r = n - i
-            left = tr.hi[v] - j
-            if r > left:
-                rem = (r - left) * sufdel[i]
-            else:
-                left = tr.lo[v] - j
-                rem = (left - r) * tr.min_ins if r < left else 0.0
-            if rem > 0.0:
-                x = (x + rem) * SLACK
-            if x < lb:
-                lb = x
+        for i in range(a_end):
+            rem = (a_end - i) * sufdel[i]
+            x = (col[i] + rem) * SLACK if rem > 0.0 else col[i]
+            lb = x if x < lb else lb
+        for i in range(a_end, c_start if c_start > 0 else 0):
+            lb = col[i] if col[i] < lb else lb
+        for i in range(c_start if c_start > 0 else 0, n + 1):
+            rem = (i - c_start + 1) * tr.min_ins
+            x = (col[i] + rem) * SLACK if rem > 0.0 else col[i]
+            lb = x if x < lb else lb
         if lb > f.bound:
             v += tr.size[v]
             continue
