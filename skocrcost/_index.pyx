@@ -24,7 +24,7 @@ import numpy as np
 
 from libc.math cimport INFINITY
 from libc.stdint cimport int32_t, int64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from cython.parallel cimport parallel, prange
 
 from skocrcost._dp cimport CostKernel, Table, cp_t, lookup, sub_cost
@@ -32,6 +32,9 @@ from skocrcost._dp cimport CostKernel, Table, cp_t, lookup, sub_cost
 # A bound that adds the length term is a product and a sum rounded once, while a
 # real path rounds at every step: shrink it by far more than that rounding error.
 cdef double SLACK = 1.0 - 1e-10
+
+# Cache the substitution rows of a query up to this many doubles (small alphabets).
+cdef Py_ssize_t SUB_CACHE = 1 << 16
 
 # The single-character tables the kernel compiles (CostKernel._kernel_args()).
 N_KERNEL_ARGS = 9
@@ -136,7 +139,7 @@ cdef int found_add(Found* f, double d, int64_t i) noexcept nogil:
 
 
 cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* acp,
-                Py_ssize_t n, double* stack, double* dl, double* sufdel,
+                Py_ssize_t n, double* stack, double* dl, double* sufdel, double* scratch,
                 Found* f) noexcept nogil:
     """Walk the trie for one query, offering every word not pruned to ``f``."""
     cdef Py_ssize_t i, v, w = n + 1, r, a_end, c_start
@@ -145,6 +148,11 @@ cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* 
     cdef double x, y, ib, lb, rem
     cdef double* col
     cdef double* par
+    cdef double* subrow
+    # The substitution costs of the query against one lexicon character are the
+    # same at every node carrying it: compute each such row once per query.
+    cdef double* cache = NULL
+    cdef unsigned char* cached = NULL
     for i in range(n):
         dl[i] = t.dele[aid[i]]
     # sufdel[i]: the cheapest deletion among OCR characters i .. n - 1 (rows left after row i).
@@ -159,6 +167,14 @@ cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* 
     for r in range(tr.end_ptr[0], tr.end_ptr[1]):
         if found_add(f, stack[n], tr.ends[r]) < 0:
             return -1
+    if n > 0 and t.n * n <= SUB_CACHE:
+        cache = <double*> malloc(t.n * n * sizeof(double))
+        cached = <unsigned char*> calloc(t.n, 1)
+        if cache == NULL or cached == NULL:  # no cache, the same results
+            free(cache)
+            free(cached)
+            cache = NULL
+            cached = NULL
     v = 1
     while v < tr.n_nodes:
         j = tr.depth[v]
@@ -168,9 +184,19 @@ cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* 
         c = tr.cp[v]
         ib = t.ins[b]
         col[0] = par[0] + ib
+        if cache != NULL and b != 0:  # id b > 0 stands for c alone: a match is aid == b
+            subrow = cache + b * n
+            if not cached[b]:
+                cached[b] = 1
+                for i in range(n):
+                    subrow[i] = 0.0 if aid[i] == b else sub_cost(t, aid[i], b)
+        else:
+            subrow = scratch
+            for i in range(n):
+                subrow[i] = 0.0 if acp[i] == c else sub_cost(t, aid[i], b)
         for i in range(n):
             # The moves in dp_distance's order: diagonal, deletion, insertion.
-            x = par[i] + (0.0 if acp[i] == c else sub_cost(t, aid[i], b))
+            x = par[i] + subrow[i]
             y = col[i] + dl[i]
             x = y if y < x else x
             y = par[i + 1] + ib
@@ -197,8 +223,12 @@ cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* 
             continue
         for r in range(tr.end_ptr[v], tr.end_ptr[v + 1]):
             if found_add(f, col[n], tr.ends[r]) < 0:
+                free(cache)
+                free(cached)
                 return -1
         v += 1
+    free(cache)
+    free(cached)
     return 0
 
 
@@ -207,15 +237,16 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
                      Py_ssize_t k, double radius, Py_ssize_t* count) noexcept nogil:
     """Sorted hits of one query (k-NN when k > 0, else within radius); NULL when out of memory."""
     cdef Found f
-    cdef double* work = <double*> malloc(((max_depth + 1) * (n + 1) + 2 * n + 2) * sizeof(double))
+    cdef Py_ssize_t cells = (max_depth + 1) * (n + 1)
+    cdef double* work = <double*> malloc((cells + 3 * n + 2) * sizeof(double))
     f.radius_mode = k <= 0
     f.capacity = k if k > 0 else 16
     f.size = 0
     f.bound = radius if k <= 0 else INFINITY
     f.hits = <Hit*> malloc(f.capacity * sizeof(Hit))
     if work == NULL or f.hits == NULL or search(
-            t, tr, aid, acp, n, work, work + (max_depth + 1) * (n + 1),
-            work + (max_depth + 1) * (n + 1) + n + 1, &f) < 0:
+            t, tr, aid, acp, n, work, work + cells, work + cells + n + 1,
+            work + cells + 2 * n + 2, &f) < 0:
         free(work)
         free(f.hits)
         return NULL

@@ -110,3 +110,18 @@ def shared_lexicon():
 
     with open(shared_path("lexicon", "american-english"), encoding="utf-8") as f:
         return [line.rstrip("\n") for line in f]
+
+
+def test_csr_tables_and_queries_too_long_for_the_row_cache():
+    """Large alphabets (CSR tables) and long queries take the uncached path: still exact."""
+    rng = np.random.default_rng(0)
+    letters = [chr(0x4E00 + i) for i in range(1100)] + list("abcde")  # > 1024: CSR
+    subs = {(letters[i], letters[i + 1]): float(rng.uniform(0, 2)) for i in range(0, 1099, 2)}
+    wl = WeightedLevenshtein(subs, insertion_costs={c: 0.5 for c in "abc"})
+    assert not wl.dense
+    words = ["".join(rng.choice(letters, size=rng.integers(0, 6))) for _ in range(200)]
+    long_query = "".join(rng.choice(letters, size=70))  # 1101 ids x 70 rows > the cache
+    Q = [words[0], words[5][:2] + "ab", long_query, "", "abcde" * 20]
+    index = _index.LexiconIndex(wl, words)
+    for x, y in zip(index.kneighbors(Q, 7, 2), brute_kneighbors(wl, Q, words, 7), strict=True):
+        np.testing.assert_array_equal(x, y)
