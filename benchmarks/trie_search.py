@@ -1,0 +1,40 @@
+"""CPU time of EditDistanceNeighbors' trie search: top 10 of SCOWL under learned BLN600 costs.
+
+    python benchmarks/trie_search.py
+
+Learns costs from 50,000 BLN600 training pairs (``EditCostEstimator(k=1)``),
+indexes the SCOWL lexicon and times the 10 nearest words of the first 300
+out-of-lexicon held-out tokens (the split of ``correction_quality.py``) on one
+thread, as process CPU time; checks the first 20 against brute force.
+"""
+
+import resource
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from skocrcost import EditCostEstimator, _index
+
+
+def main():
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from correction_quality import load_split
+
+    X_train, y_train, X_test, _, lexicon = load_split()
+    metric = EditCostEstimator(k=1.0).fit(X_train[:50000], y_train[:50000]).metric_
+    known = set(lexicon)
+    queries = [x for x in X_test if x not in known][:300]
+    index = _index.LexiconIndex(metric, lexicon)
+    start = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    dist, ind = index.kneighbors(queries, 10, 1)
+    cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime - start
+    D = metric.pairwise(queries[:20], lexicon)
+    order = np.argsort(D, axis=1, kind="stable")[:, :10]
+    assert np.array_equal(ind[:20], order), "the trie disagrees with brute force"
+    print(f"{len(lexicon)} words, {index.n_nodes} trie nodes, {len(queries)} queries")
+    print(f"top 10: {cpu / len(queries) * 1000:.2f} ms CPU per query (one thread)")
+
+
+if __name__ == "__main__":
+    main()
