@@ -5,6 +5,7 @@ from ._counting import EditCounts
 from .correction import OCRCorrector
 from .datasets import pretrained
 from .estimator import EditCostEstimator
+from .lm import KatzBackoffLM
 from .metrics import EditOperation, WeightedLevenshtein
 from .neighbors import EditDistanceNeighbors
 from .plotting import plot_costs
@@ -17,6 +18,7 @@ __all__ = [
     "EditDistanceNeighbors",
     "EditCounts",
     "EditOperation",
+    "KatzBackoffLM",
     "OCRCorrector",
     "WeightedLevenshtein",
     "plot_costs",

@@ -15,6 +15,7 @@ MODULES = [
     "skocrcost.datasets",
     "skocrcost.neighbors",
     "skocrcost.correction",
+    "skocrcost.lm",
     "skocrcost.plotting",
     "skocrcost.dask",
 ]
