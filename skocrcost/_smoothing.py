@@ -16,6 +16,9 @@ Models (``c`` counts, ``C(x)`` context totals, ``V`` distinct characters):
 * k = 0: maximum likelihood ``c(e) / C(x)``, no normalisation; unseen edits
   get the default cost.
 
+:func:`katz` replaces the pseudo-counts by Katz back-off with an absolute
+discount ``d`` (see its docstring); ``Z`` is as in the chosen model.
+
 A cost is ``-ln P / Z``.
 """
 
@@ -28,6 +31,7 @@ import numpy as np
 from ._costs import CostTables
 
 MODELS = ("unified", "legacy")
+SMOOTHINGS = ("additive", "katz")
 
 DEFAULT_COST = 1.0
 
@@ -50,6 +54,8 @@ class ChannelModel:
     unseen_col: np.ndarray
     unseen_ins: np.ndarray
     normaliser: float  # Z; 1.0 for maximum likelihood (no normalisation)
+    # Added to unseen_row[s] for a truth character never seen in training (additive: 0).
+    unknown_col: float = 0.0
 
     @property
     def width(self):
@@ -78,7 +84,7 @@ class ChannelModel:
         pos = np.minimum(np.searchsorted(self.keys, key), max(len(self.keys) - 1, 0))
         seen = ~unknown
         seen &= (self.keys[pos] == key) if len(self.keys) else False
-        col = np.where((r > 0) & ~unknown_tgt, self.unseen_col[c], 0.0)
+        col = np.where(unknown_tgt, self.unknown_col, self.unseen_col[c])
         unseen = np.where(src < 0, self.unseen_ins[c], self.unseen_row[r] + col)
         return np.where(seen, self.logp[pos] if len(self.logp) else 0.0, unseen)
 
@@ -89,7 +95,8 @@ class ChannelModel:
         cost = -self.logp / z
         rowdef = -self.unseen_row / z
         coldef = -self.unseen_col / z
-        dele = rowdef + coldef[0]
+        dele = rowdef + coldef[0]  # column 0 of the model is the gap ...
+        coldef[0] = -self.unknown_col / z  # ... and of the kernel, a character not in the alphabet
         ins = -self.unseen_ins / z
         rowdef, dele, ins = (np.where(np.isfinite(x), x, DEFAULT_COST) for x in (rowdef, dele, ins))
         coldef = np.where(np.isfinite(coldef), coldef, 0.0)
@@ -145,15 +152,114 @@ def additive(counts, k, model="unified"):
     else:
         # the largest surprisal of an unseen event over every context seen
         z = float(max(np.max(-unseen_row[1:], initial=0.0), -unseen_ins[0]))
+    return _channel(counts, rows, cols, logp, unseen_row, np.zeros(w), unseen_ins, z)
+
+
+def _channel(counts, rows, cols, logp, unseen_row, unseen_col, unseen_ins, z):
+    """The ChannelModel of per-event log-probabilities given in the counts' COO order."""
     if not z > 0:  # V = 0 (no characters at all) leaves nothing to normalise
         z = 1.0
+    w = counts.n_chars + 1
     order = np.argsort(rows * w + cols, kind="stable")
     return ChannelModel(
         vocabulary=counts.vocabulary,
         keys=(rows * w + cols)[order],
         logp=logp[order],
         unseen_row=unseen_row,
-        unseen_col=np.zeros(w),
+        unseen_col=unseen_col,
         unseen_ins=unseen_ins,
         normaliser=z,
     )
+
+
+def katz(counts, discount, model="unified"):
+    """Katz back-off with an absolute discount ``d``: the seed's LM smoother on edit counts.
+
+    In a context ``x`` with ``C(x)`` events, an outcome ``e`` seen ``c(e)`` times gets
+    ``(c(e) - d) / C(x)``; the freed mass ``alpha(x) = d |A(x)| / C(x)`` (``A(x)``
+    the outcomes seen in ``x``) goes to the unseen outcomes in proportion to their
+    overall frequency ``f``: ``alpha(x) f(e) / sum_{e' unseen in x} f(e')``.  A
+    context with no unseen outcome is not discounted (maximum likelihood); a
+    context never seen (``C(x) = 0``) backs off whole to ``f(e) / sum f``.
+
+    Overall frequencies, each at least 1 so that no edit has probability 0:
+
+    * OCR contexts ``s`` (outcomes: read as ``t``, or deleted): ``f(t)`` = how
+      often ``t`` appears on the truth side; ``f(deletion)`` = the number of deletions.
+    * Insertion contexts, ``unified`` (the truth character ``t``, whose outcomes are
+      "produced by OCR character ``s``" or "by nothing"): ``g(s)`` = how often ``s``
+      appears on the OCR side; ``g(nothing)`` = the number of insertions.
+    * Insertions, ``legacy`` (the corpus of OCR characters): ``(c_ins(t) - d) / C_total``
+      for an inserted ``t`` seen, ``alpha f(t) / sum_{t' never inserted} f(t')`` else.
+
+    A truth character never seen in training gets ``f = 1``, outside the distribution.
+    ``Z`` is ``ln(V + 1)`` (unified) or the largest surprisal of any event (legacy).
+    """
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+    d = float(discount)
+    V = counts.n_chars
+    w = V + 1
+    coo = counts.matrix.tocoo()
+    rows, cols, c = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data.astype(float)
+    ocr_total = counts.ocr_totals().astype(float)  # index 0: the insertions
+    truth_total = counts.truth_totals().astype(float)  # index 0: the deletions
+    f = np.maximum(truth_total, 1.0)  # outcomes of OCR contexts; f[0] = deletions
+    g = np.maximum(ocr_total, 1.0)  # outcomes of insertion contexts; g[0] = insertions
+    ocr_total[0] = truth_total[0] = 0.0
+    is_ins = rows == 0
+    r, rc, rcnt = rows[~is_ins], cols[~is_ins], c[~is_ins]  # OCR contexts
+    k, kcnt = cols[is_ins], c[is_ins]  # insertions, by truth character
+
+    def back_off(context, n_contexts, outcome_freq, freq, total, n_outcomes):
+        """Discount per context, alpha and sum of ``freq`` over the unseen outcomes."""
+        seen = np.bincount(context, minlength=n_contexts)
+        disc = np.where(seen < n_outcomes, d, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            alpha = np.where(total > 0, disc * seen / total, 1.0)
+        rest = freq.sum() - np.bincount(context, weights=outcome_freq, minlength=n_contexts)
+        return disc, alpha, rest
+
+    row_disc, row_alpha, row_rest = back_off(r, w, f[rc], f, ocr_total, w)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        row_logp = np.log(rcnt - row_disc[r]) - np.log(ocr_total[r])
+        unseen_row = np.where(row_alpha > 0, np.log(row_alpha) - np.log(row_rest), -np.inf)
+        unseen_col = np.log(f)
+        if model == "unified":
+            # Column contexts t >= 1: every entry of column t is an outcome of t.
+            col_ctx = cols[cols > 0]
+            col_disc, col_alpha, col_rest = back_off(
+                col_ctx, w, g[rows[cols > 0]], g, truth_total, w
+            )
+            ins_logp = np.log(kcnt - col_disc[k]) - np.log(truth_total[k])
+            unseen_ins = np.where(
+                col_alpha > 0, np.log(col_alpha) + np.log(g[0]) - np.log(col_rest), -np.inf
+            )
+            unseen_ins[0] = np.log(g[0]) - np.log(g.sum())  # a truth character never seen
+        else:
+            corpus = ocr_total.sum()
+            inserted = np.zeros(w, dtype=bool)
+            inserted[k] = True
+            inserted[0] = False
+            n_seen = int(inserted.sum())
+            ins_disc = d if n_seen < V else 0.0
+            alpha = ins_disc * n_seen / corpus if corpus > 0 else 1.0
+            rest = f[1:][~inserted[1:]].sum()
+            ins_logp = np.log(kcnt - ins_disc) - np.log(corpus)
+            unseen_ins = np.full(w, -np.inf)
+            if alpha > 0:
+                unseen_ins = np.log(alpha) + np.log(f) - np.log(rest)
+                unseen_ins[0] = np.log(alpha) - np.log(rest)  # f = 1: a character never seen
+    logp = np.empty(len(c))
+    logp[~is_ins] = row_logp
+    logp[is_ins] = ins_logp
+    if model == "unified":
+        z = float(np.log(V + 1))
+    else:
+        # The largest surprisal of any event: seen, unseen in an OCR context (bounded by
+        # the rarest outcome) or an insertion never seen, so every cost lies in [0, 1].
+        unseen = -(unseen_row[1:] + unseen_col.min()) if V else np.zeros(0)
+        candidates = np.concatenate([-logp, unseen, -unseen_ins])
+        z = float(np.max(candidates[np.isfinite(candidates)], initial=0.0))
+    # unknown_col stays 0: f = 1 for a truth character never seen in training.
+    return _channel(counts, rows, cols, logp, unseen_row, unseen_col, unseen_ins, z)

@@ -46,12 +46,21 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
       largest surprisal of an unseen event, so costs lie in [0, 1].
     * ``k=0``: maximum likelihood, ``cost = -ln(c(e)/C(x))`` without
       normalisation; an edit never seen costs the default 1.0.
+    * ``smoothing="katz"`` replaces the pseudo-count ``k`` by Katz back-off with
+      an absolute ``discount`` d: a seen edit gets ``(c(e) - d) / C(x)`` and the
+      freed mass goes to the edits unseen in that context in proportion to how
+      often their outcome occurs overall (see ``docs/katz.md``); costs are
+      normalised as in the chosen ``model``.
 
     Parameters
     ----------
     k : float, default=1.0
         Dirichlet smoothing: the pseudo-count given to every possible edit.
     model : {"unified", "legacy"}, default="unified"
+    smoothing : {"additive", "katz"}, default="additive"
+        Dirichlet pseudo-counts ``k``, or Katz back-off with ``discount``.
+    discount : float in [0, 1), default=0.5
+        Katz's absolute discount; used only with ``smoothing="katz"``.
     aligner : WeightedLevenshtein, optional
         The metric whose cheapest alignment is counted; None means unit costs.
     max_iter : int, default=1
@@ -96,6 +105,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     _parameter_constraints = {
         "k": [Interval(Real, 0, None, closed="left")],
         "model": [StrOptions(set(_smoothing.MODELS))],
+        "smoothing": [StrOptions(set(_smoothing.SMOOTHINGS))],
+        "discount": [Interval(Real, 0, 1, closed="left")],
         "aligner": [WeightedLevenshtein, None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "references": ["array-like", None],
@@ -103,10 +114,21 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     }
 
     def __init__(
-        self, k=1.0, *, model="unified", aligner=None, max_iter=1, references=None, n_jobs=None
+        self,
+        k=1.0,
+        *,
+        model="unified",
+        smoothing="additive",
+        discount=0.5,
+        aligner=None,
+        max_iter=1,
+        references=None,
+        n_jobs=None,
     ):
         self.k = k
         self.model = model
+        self.smoothing = smoothing
+        self.discount = discount
         self.aligner = aligner
         self.max_iter = max_iter
         self.references = references
@@ -115,6 +137,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     def _check_params(self):
         self._validate_params()  # types, ranges and options, each error naming the parameter
         k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
+        check_number(self.discount, "discount", low=0)
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
@@ -142,7 +165,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             new = count_edits(aligner, X, y, threads)
             converged = counts is not None and new == counts
             counts = new
-            channel, metric = _learn(counts, k, self.model)
+            channel, metric = self._learn(counts, k)
             if converged:
                 break
             aligner = metric
@@ -186,7 +209,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 f"max_iter must be 1 in fit_from_counts, got {self.max_iter}: realigning "
                 "with the learned metric needs the pairs (use fit)"
             )
-        channel, metric = _learn(counts, k, self.model)
+        channel, metric = self._learn(counts, k)
         return self._set_fitted(counts, channel, metric, 1, references or [])
 
     def _set_fitted(self, counts, channel, metric, n_iter, references):
@@ -199,6 +222,14 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self.vocabulary_ = [chr(c) for c in counts.vocabulary]
         self.references_ = references
         return self
+
+    def _learn(self, counts, k):
+        """The smoothed channel model of some counts, and the metric of its costs."""
+        if self.smoothing == "katz":
+            channel = _smoothing.katz(counts, float(self.discount), self.model)
+        else:
+            channel = _smoothing.additive(counts, k, self.model)
+        return channel, WeightedLevenshtein.from_tables(channel.cost_tables())
 
     def score_samples(self, X, y):
         """Log-likelihood of each pair: the sum of ln P over its cheapest alignment's columns.
@@ -315,7 +346,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         est = cls(**params)
         k, _, _ = est._check_params()
         counts = _persist.counts_from_json(state, where)
-        channel, metric = _learn(counts, k, est.model)
+        channel, metric = est._learn(counts, k)
         if metric != WeightedLevenshtein.from_dict(data):
             raise ValueError(f"{where}: the costs disagree with the counts (edited by hand?)")
         n_iter = check_number(state.get("n_iter"), f"{where}: n_iter", low=1, integer=True)
@@ -325,9 +356,3 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "metric_")
-
-
-def _learn(counts, k, model):
-    """The smoothed channel model of some counts, and the metric of its costs."""
-    channel = _smoothing.additive(counts, k, model)
-    return channel, WeightedLevenshtein.from_tables(channel.cost_tables())

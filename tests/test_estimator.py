@@ -246,3 +246,95 @@ def test_fit_from_counts_refuses_bad_input_and_keeps_the_fit():
     with pytest.raises(ValueError, match="'k'"):
         EditCostEstimator(k=-1).fit_from_counts(est.counts_)
     assert est.metric_ is metric
+
+
+# -- Katz back-off smoothing of the edit counts -------------------------------------------
+
+
+def test_katz_smoothing_by_hand():
+    est = EditCostEstimator(smoothing="katz", discount=0.5).fit(*PAIRS)
+    costs, z = est.costs_, math.log(3)  # unified: Z = ln(V + 1), V = 2
+    # Context 'a' (C = 2): a -> b and a -> a seen once each: (1 - 0.5) / 2 = 0.25 each;
+    # alpha = 0.5 * 2 / 2 goes to the one unseen outcome, deletion.
+    assert costs.substitution_cost("a", "b") == pytest.approx(-math.log(0.25) / z)
+    assert costs.deletion_cost("a") == pytest.approx(-math.log(0.5) / z)
+    # Context 'b' never seen on the OCR side: backs off whole to the overall frequencies
+    # (deletions 0 -> 1, a 1, b 1 on the truth side): 1/3.
+    assert costs.substitution_cost("b", "a") == pytest.approx(1.0)
+    # Insertion of b: column 'b' holds a -> b only (C = 1), alpha = 0.5, and the unseen
+    # outcomes {nothing (0 insertions -> 1), b (never on the OCR side -> 1)}: 0.5 * 1 / 2.
+    assert costs.insertion_cost("b") == pytest.approx(-math.log(0.25) / z)
+    np.testing.assert_allclose(
+        est.score_samples(["a", "a", "", "z"], ["b", "a", "b", "z"]),
+        [math.log(0.25), math.log(0.25), math.log(0.25), math.log(1 / 3)],
+    )
+
+
+@pytest.mark.parametrize("model", ["unified", "legacy"])
+@pytest.mark.parametrize("discount", [0.1, 0.5, 0.9])
+def test_katz_sums_to_one_in_every_ocr_context(model, discount):
+    X, y = load_icdar2017_sample("tokens")
+    est = EditCostEstimator(smoothing="katz", discount=discount, model=model).fit(
+        X[:3000], y[:3000]
+    )
+    channel = est.channel_
+    chars = [int(c) for c in channel.vocabulary]
+    outcomes = np.array([-1, *chars, ord("\u2603")])  # the gap, every character, an unknown
+    for s in [*chars, ord("\u2601")]:  # every context, and a character never seen
+        p = np.exp(channel.log_prob(np.full(len(outcomes), s), outcomes))
+        assert math.fsum(p[:-1]) == pytest.approx(1.0, abs=1e-12), chr(s)
+        assert 0 < p[-1] <= 1  # the unknown character's fallback, outside the sum
+    tables = est.costs_
+    for arr in (tables.substitution_matrix(), tables.ins, tables.dele):
+        assert np.all(np.isfinite(arr)) and np.all(arr >= 0)
+    if model == "legacy":
+        assert tables.substitution_matrix().max() <= 1 + 1e-12 and tables.ins.max() <= 1 + 1e-12
+
+
+def test_katz_insertion_probabilities_by_hand_legacy():
+    X, y = ["abc", "abc"], ["abxc", "abc"]
+    est = EditCostEstimator(smoothing="katz", discount=0.5, model="legacy").fit(X, y)
+    # Six OCR characters; x inserted once: (1 - 0.5) / 6.  Unseen insertions share
+    # alpha = 0.5 * 1 / 6 by truth frequency: a, b, c twice each.
+    p_x = 0.5 / 6
+    p_a = (0.5 / 6) * 2 / 6
+    assert est.channel_.log_prob([-1], [ord("x")])[0] == pytest.approx(math.log(p_x))
+    assert est.channel_.log_prob([-1], [ord("a")])[0] == pytest.approx(math.log(p_a))
+    ratio = est.costs_.insertion_cost("x") / est.costs_.insertion_cost("a")
+    assert ratio == pytest.approx(math.log(p_x) / math.log(p_a))
+
+
+def test_katz_metric_pickles_and_round_trips_through_json():
+    X, y = load_icdar2017_sample("tokens")
+    est = EditCostEstimator(smoothing="katz").fit(X[:2000], y[:2000])
+    back = pickle.loads(pickle.dumps(est))
+    assert back.metric_ == est.metric_
+    again = WeightedLevenshtein.from_dict(est.metric_.to_dict())
+    for a, b in zip(X[:200], y[:200]):
+        assert again.distance(a, b) == pytest.approx(est.metric_.distance(a, b))
+
+
+def test_grid_search_over_the_discount():
+    X, y = load_icdar2017_sample("tokens")
+    X, y = X[:6000], y[:6000]
+    grid = [0.05, 0.5, 0.95]
+    search = GridSearchCV(EditCostEstimator(smoothing="katz"), {"discount": grid}, cv=KFold(3)).fit(
+        X, y
+    )
+    scores = search.cv_results_["mean_test_score"]
+    assert np.all(np.isfinite(scores))
+    assert scores[0] < scores.max()  # too small a discount starves the unseen edits
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "match"),
+    [
+        ({"smoothing": "kneser-ney"}, ValueError, "'smoothing'"),
+        ({"discount": 1.0}, ValueError, "'discount'"),
+        ({"discount": -0.5}, ValueError, "'discount'"),
+        ({"discount": math.nan}, ValueError, "discount"),
+    ],
+)
+def test_bad_katz_parameters_are_refused(params, error, match):
+    with pytest.raises(error, match=match):
+        EditCostEstimator(**{"smoothing": "katz", **params}).fit(["a"], ["a"])
