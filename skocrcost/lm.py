@@ -29,7 +29,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_number
+from ._validation import StringInputMixin, check_number
 
 __all__ = ["KatzBackoffLM"]
 
@@ -67,7 +67,7 @@ def _tokens(s, name):
     raise TypeError(f"{name} must be a string or a list of tokens, got {type(s).__name__}")
 
 
-class KatzBackoffLM(BaseEstimator):
+class KatzBackoffLM(StringInputMixin, BaseEstimator):
     """Word n-gram language model with Katz back-off and an absolute discount.
 
     Each sentence (a string, split on whitespace, or a list of tokens) is
@@ -133,16 +133,6 @@ class KatzBackoffLM(BaseEstimator):
     def __init__(self, order=2, discount=0.5):
         self.order = order
         self.discount = discount
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.two_d_array = False
-        tags.target_tags.required = False
-        return tags
-
-    def _more_tags(self):  # scikit-learn < 1.6
-        return {"X_types": ["string"], "requires_y": False}
 
     # -- fitting ----------------------------------------------------------------------
     def fit(self, X, y=None):
