@@ -64,6 +64,11 @@ class NoisyChannelDecoder:
         ``Z`` of the channel model, to put ``-ln P_LM`` in cost units.
     language_model : fitted KatzBackoffLM or None
         None, or ``lm_weight = 0``: channel-only correction.
+    reject_cost : float or callable
+        The cost of keeping an out-of-lexicon word, or a function of that word
+        giving it.
+    lower : bool, default=True
+        Search the lexicon with the lower-cased word (for a lower-cased lexicon).
     """
 
     def __init__(
@@ -76,6 +81,7 @@ class NoisyChannelDecoder:
         real_word_prior=0.99,
         reject_cost=1.0,
         n_candidates=10,
+        lower=True,
     ):
         self.neighbors = neighbors
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
@@ -86,6 +92,7 @@ class NoisyChannelDecoder:
         self.real_word_prior = real_word_prior
         self.reject_cost = reject_cost
         self.n_candidates = n_candidates
+        self.lower = lower
         self._cache = {}
 
     def candidates(self, observed):
@@ -105,11 +112,13 @@ class NoisyChannelDecoder:
             prior = self.real_word_prior
             change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
         else:
-            keep, change = self.reject_cost, 0.0
+            reject = self.reject_cost
+            keep, change = (reject(o) if callable(reject) else reject), 0.0
         options = [o, *(w for w in words if w != o)]
         score = np.concatenate([[keep], [c + change for w, c in zip(words, costs) if w != o]])
         if self.language_model is not None and self.lm_weight:
-            lm = -self.language_model.log_probabilities(options, context) / z
+            words_lm = [w.lower() for w in options]
+            lm = -self.language_model.log_probabilities(words_lm, context) / z
             score = score + self.lm_weight * lm
         return options[int(np.argmin(score))]
 
@@ -117,12 +126,15 @@ class NoisyChannelDecoder:
         """Correct each line; punctuation, case and spacing are kept."""
         split = [_SPACE.split(line) for line in lines]
         self.candidates(
-            split_token(t)[1].lower()
+            self._key(split_token(t)[1])
             for parts in split
             for t in parts[::2]
             if correctable(split_token(t)[1])
         )
         return [self._line(parts) for parts in split]
+
+    def _key(self, core):
+        return core.lower() if self.lower else core
 
     def _line(self, parts):
         context = ["<s>"]
@@ -131,10 +143,11 @@ class NoisyChannelDecoder:
             lead, core, trail = split_token(parts[i])
             if not core:
                 continue
-            word = core.lower()
+            word = self._key(core)
             if correctable(core):
-                word = self._choose(word, context)
-                if word != core.lower():
-                    out[i] = lead + match_case(word, core) + trail
-            context.append(word)
+                chosen = self._choose(word, context)
+                if chosen != word:
+                    out[i] = lead + match_case(chosen, core) + trail
+                word = chosen
+            context.append(word.lower())
         return "".join(out)

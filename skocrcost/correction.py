@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import StringInputMixin, check_pairs, check_strings
+from ._noisy_channel import NoisyChannelDecoder
 from .estimator import EditCostEstimator
 from .neighbors import EditDistanceNeighbors
 
@@ -70,10 +71,19 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     reject_margin : float or None, default=0.0
         Nats by which the best word must beat keeping the token; None never
         keeps an out-of-lexicon token (always corrects to the best word).
-    language_model : None
-        Reserved for a context model (Katz back-off, ``skocrcost.lm``).  Only
-        None is accepted in this version: the prior is the context-free word
-        frequency above.  Any other value raises ``InvalidParameterError``.
+    language_model : fitted KatzBackoffLM, optional
+        A word language model for :meth:`correct` (running text), fitted on
+        sentences normalised like the text it will see (lower-cased words without
+        their punctuation: ``[lm_sentence(line) for line in truth_lines]`` with
+        ``skocrcost._noisy_channel.lm_sentence``).  :meth:`predict` (isolated
+        tokens) does not use it.
+    lm_weight : float, default=1.0
+        In :meth:`correct`, the weight of ``-ln P_LM(w | previous words)``
+        (nats) against the channel surprisal ``Z * cost``.
+    real_word_prior : float in (0, 1], default=0.99
+        In :meth:`correct`, the prior probability that an OCR token which is a
+        lexicon word is right (Mays, Damerau and Mercer 1991): keeping it costs
+        ``-ln(prior)``, replacing it ``-ln(1 - prior)`` nats; 1 never replaces it.
     n_jobs : int, optional
         Threads for the search: None = 1 (unless a joblib context sets it), -1 = all cores.
 
@@ -115,7 +125,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "keep_known": ["boolean"],
         "prior_weight": [Interval(Real, 0, None, closed="left")],
         "reject_margin": [Interval(Real, None, None, closed="neither"), None],
-        "language_model": [None],
+        "language_model": [HasMethods(["log_probabilities"]), None],
+        "lm_weight": [Interval(Real, 0, None, closed="left")],
+        "real_word_prior": [Interval(Real, 0, 1, closed="right")],
         "n_jobs": [Integral, None],
     }
 
@@ -129,6 +141,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         prior_weight=1.0,
         reject_margin=0.0,
         language_model=None,
+        lm_weight=1.0,
+        real_word_prior=0.99,
         n_jobs=None,
     ):
         self.estimator = estimator
@@ -138,6 +152,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.prior_weight = prior_weight
         self.reject_margin = reject_margin
         self.language_model = language_model
+        self.lm_weight = lm_weight
+        self.real_word_prior = real_word_prior
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
@@ -249,10 +265,70 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             out[i] = self.lexicon_[ind[row, 0]]
         return out
 
+    def correct(self, text):
+        """Correct running text line by line, with the language model's context.
+
+        Each whitespace token's core (without leading and trailing punctuation)
+        is compared with its ``n_candidates`` nearest lexicon words, scored in
+        nats by ``Z * cost + lm_weight * -ln P_LM(w | corrected previous words of
+        the line)``; an out-of-lexicon token is kept when that beats the rejection
+        score ``keep(x) + reject_margin`` (see the class docstring), a lexicon
+        word by the ``real_word_prior`` (which replaces ``keep_known`` here;
+        the language model also scores keeping the token).  Punctuation, case pattern and spacing
+        are kept; tokens without a letter are left alone.  Without a
+        ``language_model`` the context-free word prior stands in for it.
+
+        Parameters
+        ----------
+        text : str
+            One or more lines.
+
+        Returns
+        -------
+        str
+        """
+        check_is_fitted(self)
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        lm = self.language_model
+        if lm is not None:
+            check_is_fitted(lm)
+        else:
+            lm = _UnigramPrior(self.lexicon_, self.log_prior_, self.prior_weight)
+        scale = self.scale_
+
+        def reject(x):
+            if self.reject_margin is None:
+                return math.inf
+            return (self._keep_score(x) + self.reject_margin) / scale
+
+        decoder = NoisyChannelDecoder(
+            self.neighbors_,
+            scale,
+            lm,
+            lm_weight=self.lm_weight if self.language_model is not None else 1.0,
+            real_word_prior=self.real_word_prior,
+            reject_cost=reject,
+            n_candidates=self.n_candidates,
+            lower=False,
+        )
+        return "\n".join(decoder.correct_lines(text.split("\n")))
+
     def score(self, X, y):
         """Accuracy: the share of tokens whose correction equals the truth."""
         X, y = check_pairs(X, y)
         return float(np.mean(self.predict(X) == np.array(y, dtype=object)))
+
+
+class _UnigramPrior:
+    """The corrector's context-free word prior, with a language model's interface."""
+
+    def __init__(self, lexicon, log_prior, weight):
+        self.log_prior = dict(zip((w.lower() for w in lexicon), weight * log_prior))
+        self.floor = weight * float(np.min(log_prior))
+
+    def log_probabilities(self, words, context=()):
+        return np.array([self.log_prior.get(w, self.floor) for w in words])
 
 
 class _Spelling:

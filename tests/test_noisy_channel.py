@@ -94,3 +94,29 @@ def test_context_aware_correction_beats_channel_only_on_bln600():
 def test_the_prior_only_matters_for_lexicon_words(prior):
     dec = decoder(["the", "his"], real_word_prior=prior, reject_cost=10.0, lm_weight=0.0)
     assert dec.correct_lines(["tbe the"]) == ["the the"]
+
+
+def test_ocr_corrector_corrects_running_text_with_the_language_model():
+    from skocrcost import OCRCorrector
+
+    ocr = ["tbe", "the", "his", "bis", "house", "book", "in", "Smyth"] * 3
+    truth = ["the", "the", "his", "his", "house", "book", "in", "Smyth"] * 3
+    lexicon = ["the", "his", "house", "book", "in", "bis"]
+    lm = KatzBackoffLM(order=2).fit([lm_sentence(t) for t in TRUTH])
+    fixer = OCRCorrector(
+        EditCostEstimator(k=0.5), lexicon=lexicon, language_model=lm, real_word_prior=0.7
+    ).fit(ocr, truth)
+    text = "In bis house,  Tbe book.\nSmyth 12"
+    assert fixer.correct(text) == "In his house,  The book.\nSmyth 12"
+    # A prior of 1 that a lexicon word is right keeps "bis"; without a language model
+    # the corrector's context-free word prior stands in for it.
+    fixer.set_params(real_word_prior=1.0).fit(ocr, truth)
+    assert fixer.correct(text) == "In bis house,  The book.\nSmyth 12"
+    plain = OCRCorrector(EditCostEstimator(k=0.5), lexicon=lexicon).fit(ocr, truth)
+    assert plain.correct("Tbe book") == "The book"
+    with pytest.raises(TypeError, match="text"):
+        fixer.correct(["a line"])
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="real_word_prior"):
+        OCRCorrector(real_word_prior=0.0).fit(ocr, truth)
