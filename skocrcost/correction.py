@@ -11,8 +11,8 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import StringInputMixin, check_pairs, check_strings
 from ._noisy_channel import NoisyChannelDecoder
+from ._validation import StringInputMixin, check_pairs, check_strings
 from .estimator import EditCostEstimator
 from .neighbors import EditDistanceNeighbors
 
