@@ -1,6 +1,9 @@
 """Held-out WER of fixed noisy-channel settings on ICDAR 2017 lines (no tuning).
 
-    python benchmarks/noisy_channel_icdar_settings.py
+    python benchmarks/noisy_channel_icdar_settings.py [--with-training-words]
+
+``--with-training-words`` adds the words seen at least twice in the training
+truth to the lexicon.
 
 The same split, costs, LM and lexicon as noisy_channel_wer.py; shows what each
 setting does to the 1,000 held-out lines.
@@ -40,6 +43,8 @@ def main():
     scowl = []
     for name in ("british-english", "american-english"):
         scowl += (DATA / "lexicon" / name).read_text(encoding="utf-8").split()
+    if "--with-training-words" in sys.argv:
+        scowl += [w for w, c in freq.items() if c >= 2]
     lexicon = sorted(dict.fromkeys(w.lower() for w in scowl), key=lambda w: -freq[w])
     dec = NoisyChannelDecoder(
         EditDistanceNeighbors(metric=est).fit(lexicon), est.channel_.normaliser, lm
