@@ -24,7 +24,7 @@ A cost is ``-ln P / Z``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -223,8 +223,13 @@ def katz(counts, discount, model="unified"):
     row_disc, row_alpha, row_rest = back_off(r, w, f[rc], f, ocr_total, w)
     with np.errstate(divide="ignore", invalid="ignore"):
         row_logp = np.log(rcnt - row_disc[r]) - np.log(ocr_total[r])
-        unseen_row = np.where(row_alpha > 0, np.log(row_alpha) - np.log(row_rest), -np.inf)
-        unseen_col = np.log(f)
+        # Split alpha f(t) / rest as (alpha fmax / rest) (f(t) / fmax): the column part is
+        # then <= 0 in log, so every column default cost (coldef) is >= 0.
+        log_fmax = np.log(f.max())
+        unseen_row = np.where(
+            row_alpha > 0, np.log(row_alpha) - np.log(row_rest) + log_fmax, -np.inf
+        )
+        unseen_col = np.log(f) - log_fmax
         if model == "unified":
             # Column contexts t >= 1: every entry of column t is an outcome of t.
             col_ctx = cols[cols > 0]
@@ -261,5 +266,6 @@ def katz(counts, discount, model="unified"):
         unseen = -(unseen_row[1:] + unseen_col.min()) if V else np.zeros(0)
         candidates = np.concatenate([-logp, unseen, -unseen_ins])
         z = float(np.max(candidates[np.isfinite(candidates)], initial=0.0))
-    # unknown_col stays 0: f = 1 for a truth character never seen in training.
-    return _channel(counts, rows, cols, logp, unseen_row, unseen_col, unseen_ins, z)
+    # A truth character never seen in training: f = 1.
+    model = _channel(counts, rows, cols, logp, unseen_row, unseen_col, unseen_ins, z)
+    return replace(model, unknown_col=-float(log_fmax))

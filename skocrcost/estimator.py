@@ -339,6 +339,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 f"(this skocrcost reads {_persist.FORMAT_VERSION})"
             )
         params = state.get("params")
+        if isinstance(params, dict):  # files written before Katz smoothing are additive
+            params = {"smoothing": "additive", "discount": 0.5, **params}
         if not isinstance(params, dict) or set(params) != set(cls().get_params()):
             raise ValueError(f"{where}: 'params' must hold exactly {sorted(cls().get_params())}")
         if params["aligner"] is not None:
