@@ -11,9 +11,9 @@ the same signature in :mod:`skocrcost._dp_py`; the tests hold the two equal.
 import numpy as np
 
 cimport cython
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
@@ -310,6 +310,10 @@ cdef class CostKernel:
         self._set_tables(chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense)
 
     def _set_tables(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense):
+        if self.t.n != 0:
+            # Other threads may be reading the tables without the GIL: swapping the
+            # buffers under them would be a use-after-free.  Kernels are immutable.
+            raise RuntimeError("the cost tables are already set; build a new object instead")
         chars = np.ascontiguousarray(chars, dtype=np.uint32)
         n = chars.shape[0] + 1
         sub_src = np.ascontiguousarray(sub_src, dtype=np.int32)
@@ -405,13 +409,17 @@ cdef class CostKernel:
             self._encode_into(s, &vi[0], &vc[0])
         return ids, cps
 
-    def _encode_list(self, list strings):
+    def _encode_list(self, list strings, name="X"):
         """Encode strings end to end: (offsets int64 (n + 1), ids int32, code points uint32)."""
         cdef Py_ssize_t k, n = len(strings), total = 0
         offsets = np.empty(n + 1, dtype=np.int64)
         cdef int64_t[::1] off = offsets
         off[0] = 0
         for k in range(n):
+            # Checked here, not only by callers: the encoder reads the str buffer directly.
+            if not isinstance(strings[k], str):
+                raise TypeError(f"{name} must contain only strings; {name}[{k}] is "
+                                f"{type(strings[k]).__name__}: {strings[k]!r}")
             total += len(<str> strings[k])
             off[k + 1] = total
         ids = np.empty(max(total, 1), dtype=np.int32)
@@ -472,8 +480,8 @@ cdef class CostKernel:
             return out
         if n_threads < 1:
             n_threads = 1
-        xo, xi, xc = self._encode_list(X)
-        yo, yi, yc = self._encode_list(Y)
+        xo, xi, xc = self._encode_list(X, "X")
+        yo, yi, yc = self._encode_list(Y, "Y")
         if self.t.dense != NULL:
             self._pairwise_lanes(out, xo, xi, xc, yo, yi, yc, n_threads)
         else:
@@ -588,8 +596,8 @@ cdef class CostKernel:
         self._check()
         if len(X) != len(Y):
             raise ValueError(f"X and Y must have the same length, got {len(X)} and {len(Y)}")
-        xo, xi, xc = self._encode_list(X)
-        yo, yi, yc = self._encode_list(Y)
+        xo, xi, xc = self._encode_list(X, "X")
+        yo, yi, yc = self._encode_list(Y, "Y")
         cdef Py_ssize_t npairs = len(X)
         lx = np.diff(xo)
         ly = np.diff(yo)
@@ -624,26 +632,40 @@ cdef class CostKernel:
         cdef const cp_t[::1] xcp = xc
         cdef const cp_t[::1] ycp = yc
         cdef Py_ssize_t maxm = int(ly.max())
-        cdef Py_ssize_t maxcells = int(need.max())
-        cdef Py_ssize_t p, failed = 0
+        cdef const int64_t[::1] vneed = need
+        cdef Py_ssize_t p, tid, failed = 0
         cdef double* work
-        cdef unsigned char* moves
         cdef Table* t = &self.t
         if n_threads < 1:
             n_threads = 1
+        # One direction matrix per thread, grown to the largest pair that thread meets:
+        # a single long pair among many short ones costs its cells once, not once per thread.
+        cdef unsigned char** moves = <unsigned char**> calloc(n_threads, sizeof(void*))
+        cdef int64_t* cap = <int64_t*> calloc(n_threads, sizeof(int64_t))
+        if moves == NULL or cap == NULL:
+            free(moves)
+            free(cap)
+            raise MemoryError("could not allocate alignment buffers")
         with nogil, parallel(num_threads=n_threads):
             work = <double*> malloc((4 * maxm + 2) * sizeof(double))
-            moves = <unsigned char*> malloc(maxcells)
             for p in prange(npairs, schedule="dynamic", chunksize=256):
-                if work != NULL and moves != NULL:
+                tid = threadid()
+                if vneed[p] > cap[tid]:
+                    free(moves[tid])
+                    moves[tid] = <unsigned char*> malloc(vneed[p])
+                    cap[tid] = vneed[p] if moves[tid] != NULL else 0
+                if work != NULL and moves[tid] != NULL:
                     vlens[p] = dp_align(t, &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
                              &yid[yoff[p]], &ycp[yoff[p]], yoff[p + 1] - yoff[p],
-                             work, moves, &vop[0], &vsrc[0], &vtgt[0], &vcost[0],
+                             work, moves[tid], &vop[0], &vsrc[0], &vtgt[0], &vcost[0],
                              vbase[p + 1])
                 else:
                     failed += 1
             free(work)
-            free(moves)
+        for p in range(n_threads):
+            free(moves[p])
+        free(moves)
+        free(cap)
         if failed:
             raise MemoryError("could not allocate alignment buffers")
         # Each pair's columns end at base[p + 1]; gather them end to end (in parallel,
