@@ -68,6 +68,44 @@ class CostTables:
     ins: np.ndarray
     dele: np.ndarray
 
+    def __post_init__(self):
+        # The kernel follows raw pointers into these arrays and binary-searches them:
+        # a table built by hand with an id out of range, an unsorted alphabet or a
+        # negative cost would read out of bounds or give a silently wrong distance.
+        for name, dtype in _FIELD_DTYPES.items():
+            object.__setattr__(self, name, _as_array(getattr(self, name), name, dtype))
+        n = len(self.chars) + 1
+        if len(self.chars) and (
+            self.chars.max() >= _CODE_POINTS or np.any(np.diff(self.chars.astype(np.int64)) <= 0)
+        ):
+            raise ValueError("chars must be strictly increasing code points below 0x110000")
+        for name in ("rowdef", "coldef", "ins", "dele"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"{name} must have len(chars) + 1 = {n} entries")
+        if not len(self.sub_src) == len(self.sub_tgt) == len(self.sub_cost):
+            raise ValueError("sub_src, sub_tgt and sub_cost must have the same length")
+        for name in ("sub_src", "sub_tgt"):
+            ids = getattr(self, name)
+            if len(ids) and (ids.min() < 0 or ids.max() >= n):
+                raise ValueError(f"{name} must hold ids in [0, {n})")
+        keys = self.sub_src.astype(np.int64) * n + self.sub_tgt
+        if np.any(np.diff(keys) <= 0):
+            raise ValueError("(sub_src, sub_tgt) pairs must be sorted and unique")
+        for name in ("sub_cost", "ins", "dele", "rowdef", "coldef"):
+            if not np.all(np.isfinite(getattr(self, name))):
+                raise ValueError(f"{name} must hold finite costs")
+        # An unlisted s -> t costs rowdef[s] + coldef[t] (t = 0: a truth character
+        # outside the alphabet), or rowdef[0] when s is outside the alphabet.
+        lowest = [self.rowdef[0], *(getattr(self, f).min(initial=0.0) for f in _COSTS)]
+        if n > 1:
+            lowest.append(self.rowdef[1:].min() + self.coldef.min())
+        if min(lowest) < 0:
+            raise ValueError("every cost (and every rowdef[s] + coldef[t]) must be >= 0")
+
+    def __reduce__(self):
+        # Unpickling goes through __init__, so a pickled table is validated too.
+        return (type(self), tuple(getattr(self, name) for name in _FIELD_DTYPES))
+
     # -- construction -----------------------------------------------------------------
     @classmethod
     def from_dicts(
@@ -82,6 +120,7 @@ class CostTables:
         default_deletion_cost=1.0,
     ):
         """Build tables from ocr-stringdist style dictionaries, validating every entry."""
+        symmetric_substitution = check_flag(symmetric_substitution, "symmetric_substitution")
         dsub = check_cost(default_substitution_cost, "default_substitution_cost")
         dins = check_cost(default_insertion_cost, "default_insertion_cost")
         ddel = check_cost(default_deletion_cost, "default_deletion_cost")
@@ -244,8 +283,13 @@ class CostTables:
         """Read :meth:`to_dict`'s layout (and ocr-stringdist's), validating every entry."""
         if not isinstance(data, dict):
             raise TypeError(f"data must be a dict, got {type(data).__name__}")
+        entries = data.get("substitution_costs", [])
+        if not isinstance(entries, (list, tuple)):
+            raise TypeError(
+                f"substitution_costs must be a list of entries, got {type(entries).__name__}"
+            )
         subs = {}
-        for item in data.get("substitution_costs", []):
+        for item in entries:
             if not isinstance(item, dict) or not {"from", "to", "cost"} <= set(item):
                 raise ValueError(
                     f"substitution_costs entries need 'from', 'to' and 'cost', got {item!r}"
@@ -255,16 +299,20 @@ class CostTables:
             subs,
             data.get("insertion_costs"),
             data.get("deletion_costs"),
-            symmetric_substitution=bool(data.get("symmetric_substitution", False)),
+            symmetric_substitution=data.get("symmetric_substitution", False),
             default_substitution_cost=data.get("default_substitution_cost", 1.0),
             default_insertion_cost=data.get("default_insertion_cost", 1.0),
             default_deletion_cost=data.get("default_deletion_cost", 1.0),
         )
         ext = data.get(EXTENSION_KEY)
         if ext:
-            tables = tables._with_unseen(
-                ext.get("unseen_substitution_row", {}), ext.get("unseen_substitution_col", {})
+            if not isinstance(ext, dict):
+                raise TypeError(f"{EXTENSION_KEY!r} must be a dict, got {type(ext).__name__}")
+            row, col = (
+                dict(_items(ext.get(f"unseen_substitution_{k}"), f"unseen_substitution_{k}"))
+                for k in ("row", "col")
             )
+            tables = tables._with_unseen(row, col)
         return tables
 
     def _with_unseen(self, row, col):
@@ -322,6 +370,45 @@ class CostTables:
         table = self.substitution_matrix()[np.ix_(idx, idx)]
         table[np.arange(len(idx)), np.arange(len(idx))] = 0.0
         return table, self.ins[idx], self.dele[idx]
+
+
+_CODE_POINTS = 0x110000
+
+_FIELD_DTYPES = {
+    "chars": np.uint32,
+    "sub_src": np.int32,
+    "sub_tgt": np.int32,
+    "sub_cost": np.float64,
+    "rowdef": np.float64,
+    "coldef": np.float64,
+    "ins": np.float64,
+    "dele": np.float64,
+}
+
+
+_COSTS = ("sub_cost", "ins", "dele")
+
+
+def _as_array(value, name, dtype):
+    """``value`` as a 1-D array of ``dtype``; ids must be integers (an empty list may be any)."""
+    arr = np.asarray(value)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    integer = np.issubdtype(dtype, np.integer)
+    allowed = "iu" if integer else "iuf"
+    if arr.size and arr.dtype.kind not in allowed:
+        what = "integers" if integer else "numbers"
+        raise TypeError(f"{name} must hold {what}, got dtype {arr.dtype}")
+    if integer and arr.size and (arr.min() < 0 or arr.max() > np.iinfo(dtype).max):
+        raise ValueError(f"{name} holds values out of range for {np.dtype(dtype).name}")
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def check_flag(value, name):
+    """Return ``value`` if it is a boolean; a string like "false" would be read as True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}: {value!r}")
+    return bool(value)
 
 
 def _items(table, name):

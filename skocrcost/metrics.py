@@ -111,8 +111,13 @@ class WeightedLevenshtein(CostKernel):
         )
 
     def _use_tables(self, tables):
-        self.costs = tables
+        self._costs = tables
         self._set_tables(*tables.kernel_args())
+
+    @property
+    def costs(self):
+        """The :class:`CostTables` this metric computes with (read-only: the kernel copies them)."""
+        return self._costs
 
     @classmethod
     def from_tables(cls, tables):
