@@ -29,15 +29,30 @@ class EditCounts:
     """
 
     def __init__(self, vocabulary, matrix):
-        self.vocabulary = np.asarray(vocabulary, dtype=np.uint32)
+        vocabulary = _code_points(vocabulary, "vocabulary", low=0)
+        if np.any(np.diff(vocabulary) <= 0):
+            raise ValueError("vocabulary must be strictly increasing code points")
+        self.vocabulary = vocabulary.astype(np.uint32)
+        n = len(vocabulary) + 1
         self.matrix = sp.csr_array(matrix, dtype=np.int64)
+        if self.matrix.shape != (n, n):
+            raise ValueError(
+                f"matrix must have shape (len(vocabulary) + 1,) * 2 = {(n, n)}, "
+                f"got {self.matrix.shape}"
+            )
+        if self.matrix.nnz and self.matrix.data.min() < 0:
+            raise ValueError("matrix must hold counts >= 0")
         self.matrix.sum_duplicates()
 
     @classmethod
     def from_columns(cls, src, tgt):
         """Count aligned columns given as code points (-1 for a gap on that side)."""
-        src = np.asarray(src, dtype=np.int64)
-        tgt = np.asarray(tgt, dtype=np.int64)
+        src = _code_points(src, "src", low=-1)
+        tgt = _code_points(tgt, "tgt", low=-1)
+        if len(src) != len(tgt):
+            raise ValueError(
+                f"src and tgt must have the same length, got {len(src)} and {len(tgt)}"
+            )
         seen = np.zeros(_MAX_CODE_POINT, dtype=bool)
         seen[src[src >= 0]] = True
         seen[tgt[tgt >= 0]] = True
@@ -106,3 +121,15 @@ class EditCounts:
 
     def __repr__(self):
         return f"EditCounts(<{self.n_chars} characters, {int(self.matrix.sum())} columns>)"
+
+
+def _code_points(values, name, *, low):
+    """``values`` as a 1-D int64 array of code points >= ``low`` (-1 marks a gap)."""
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer code points, got dtype {arr.dtype}")
+    if arr.size and (arr.min() < low or arr.max() >= _MAX_CODE_POINT):
+        raise ValueError(f"{name} must hold code points in [{low}, 0x110000)")
+    return arr.astype(np.int64)
