@@ -16,6 +16,9 @@ def check_strings(X, name="X", *, allow_empty=False):
     """
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of strings, not a single {type(X).__name__}")
+    if isinstance(X, (set, frozenset, dict)):
+        # Unordered: the pairing with y (or the order of the rows) would be arbitrary.
+        raise TypeError(f"{name} must be an ordered sequence of strings, not a {type(X).__name__}")
     if isinstance(X, np.ndarray):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")

@@ -138,6 +138,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self._validate_params()  # types, ranges and options, each error naming the parameter
         k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
         check_number(self.discount, "discount", low=0)
+        check_number(self.max_iter, "max_iter", low=1, integer=True)  # refuses booleans
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
