@@ -111,8 +111,8 @@ class WeightedLevenshtein(CostKernel):
         )
 
     def _use_tables(self, tables):
+        self._set_tables(*tables.kernel_args())  # refuses a second call: set _costs after
         self._costs = tables
-        self._set_tables(*tables.kernel_args())
 
     @property
     def costs(self):
