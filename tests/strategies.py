@@ -26,3 +26,47 @@ def cost_dicts(draw, alphabet=CORE + EXOTIC):
         "default_deletion_cost": draw(cost),
         "symmetric_substitution": draw(st.booleans()),
     }
+
+
+@st.composite
+def symmetric_cost_dicts(draw, alphabet=CORE + EXOTIC):
+    """Costs with sub(s, t) = sub(t, s) and ins(c) = del(c): the distance is symmetric."""
+    letters = st.sampled_from(alphabet)
+    subs = {}
+    for (s, t), c in draw(st.dictionaries(st.tuples(letters, letters), cost, max_size=30)).items():
+        if s != t:
+            subs[(s, t)] = subs[(t, s)] = subs.get((t, s), c)
+    gaps = draw(st.dictionaries(letters, cost, max_size=8))
+    default_gap = draw(cost)
+    return {
+        "substitution_costs": subs,
+        "insertion_costs": gaps,
+        "deletion_costs": dict(gaps),
+        "default_substitution_cost": draw(cost),
+        "default_insertion_cost": default_gap,
+        "default_deletion_cost": default_gap,
+    }
+
+
+METRIC_ALPHABET = "abc01\U0001f600"
+
+
+@st.composite
+def metric_cost_dicts(draw, alphabet=METRIC_ALPHABET):
+    """Costs that form a metric on the alphabet plus the gap: every cost is the L1
+    distance between points of a small grid (multiples of 1/4, so sums are exact)."""
+    coord = st.integers(0, 12)
+    points = {c: (draw(coord), draw(coord)) for c in alphabet}
+    gap = (draw(coord), draw(coord))
+
+    def dist(p, q):
+        return (abs(p[0] - q[0]) + abs(p[1] - q[1])) / 4
+
+    gaps = {c: dist(p, gap) for c, p in points.items()}
+    return {
+        "substitution_costs": {
+            (s, t): dist(points[s], points[t]) for s in alphabet for t in alphabet if s != t
+        },
+        "insertion_costs": gaps,
+        "deletion_costs": dict(gaps),
+    }
