@@ -1,0 +1,152 @@
+"""One metric and one fitted estimator shared by many Python threads; the kernels release the GIL.
+
+How the GIL test works, without measuring time: a worker thread reads a counter,
+runs a kernel and reads the counter again, all in C (``map`` over ``partial``
+objects), so no Python bytecode runs in the worker between the two reads and the
+interpreter never gets a chance to hand the GIL over, except where C code releases
+it on purpose.  Meanwhile the main thread increments the counter in a Python
+loop.  If the kernel held the GIL, the two reads would be equal, always; if it
+releases it, the main thread counts while the kernel runs.  The same harness
+around ``sorted`` (which holds the GIL) must count zero: that shows it can fail.
+"""
+
+import functools
+import gc
+import operator
+import random
+import threading
+
+import numpy as np
+import pytest
+
+from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost.datasets import load_icdar2017_sample
+
+N_THREADS = 8
+
+
+def run_in_threads(work, n=N_THREADS):
+    """Run ``work(i)`` in ``n`` threads started together; return the results in order."""
+    barrier = threading.Barrier(n)
+    results, errors = [None] * n, []
+
+    def target(i):
+        try:
+            barrier.wait()
+            results[i] = work(i)
+        except BaseException as exc:  # reported below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def random_words(n, alphabet, max_len, seed):
+    rng = np.random.default_rng(seed)
+    return ["".join(rng.choice(list(alphabet), rng.integers(0, max_len))) for _ in range(n)]
+
+
+def test_threads_share_one_metric_safely():
+    wl = WeightedLevenshtein({("a", "b"): 0.1, ("c", "d"): 0.7}, insertion_costs={"\u4e2d": 0.2})
+    words = random_words(200, "abcd\u4e2d\U0001f600", 120, seed=0)  # short and heap-path lengths
+    rev = words[::-1]
+
+    def everything():
+        return (
+            wl.pairwise(words, rev[:50], n_jobs=2),
+            [wl.distance(a, b) for a, b in zip(words, rev)],
+            [wl.explain(a, b) for a, b in zip(words[:40], rev[:40])],
+            wl.align_batch(words, rev, 2, True),
+        )
+
+    want = everything()
+    for got in run_in_threads(lambda i: everything()):
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1] == want[1]
+        assert got[2] == want[2]
+        for x, y in zip(got[3], want[3], strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_threads_share_one_fitted_estimator_safely():
+    X, y = load_icdar2017_sample("tokens")
+    est = EditCostEstimator(k=0.1, references=y[:300]).fit(X[:2000], y[:2000])
+    queries, truths = X[2000:2300], y[2000:2300]
+    want = est.transform(queries), est.score_samples(queries, truths)
+    for got in run_in_threads(
+        lambda i: (est.transform(queries), est.score_samples(queries, truths))
+    ):
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+
+
+def count_while_running(call):
+    """Iterations of a Python loop in this thread while ``call()`` ran in another thread."""
+    counter = [0]
+    done = []
+    snaps = []
+    read = functools.partial(operator.getitem, counter, 0)
+    chain = (read, call, read)  # called from C: no bytecode, no GIL hand-over between them
+    go = threading.Event()
+
+    def worker():
+        go.wait()
+        snaps.extend(map(operator.methodcaller("__call__"), chain))
+        done.append(True)
+
+    enabled = gc.isenabled()
+    gc.disable()  # a collection could run Python finalizers inside the chain
+    try:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        go.set()
+        while not done:
+            counter[0] += 1
+        thread.join()
+    finally:
+        if enabled:
+            gc.enable()
+    return snaps[2] - snaps[0], snaps[1]
+
+
+def test_the_harness_counts_zero_around_code_that_holds_the_gil():
+    rng = random.Random(0)
+    data = [rng.random() for _ in range(200_000)]
+    counted, result = count_while_running(functools.partial(sorted, data))
+    assert result[0] <= result[-1]
+    assert counted == 0
+
+
+def test_the_harness_counts_zero_for_short_strings_which_keep_the_gil_by_design():
+    # Up to 64 characters distance() uses stack buffers and keeps the GIL: releasing
+    # and retaking it would cost more than the DP of two OCR tokens.
+    counted, _ = count_while_running(functools.partial(WL.distance, "ab" * 32, "ba" * 32))
+    assert counted == 0
+
+
+LONG_A, LONG_B = "ab" * 2000, "ba" * 2000
+WL = WeightedLevenshtein({("a", "b"): 0.5})
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("distance", functools.partial(WL.distance, LONG_A, LONG_B)),
+        ("__call__", functools.partial(WL, LONG_A, LONG_B)),
+        # the compiled methods themselves, not the Python wrapper (which runs bytecode)
+        (
+            "pairwise",
+            functools.partial(_dp.CostKernel.pairwise, WL, [LONG_A] * 4, [LONG_B] * 4, 1),
+        ),
+        ("align_batch", functools.partial(WL.align_batch, [LONG_A] * 2, [LONG_B] * 2, 1)),
+    ],
+)
+def test_kernels_release_the_gil(name, call):
+    counted, _ = count_while_running(call)
+    assert counted > 0, f"{name} held the GIL: no Python thread ran while it computed"
