@@ -39,6 +39,10 @@ cdef Py_ssize_t SUB_CACHE = 1 << 16
 # The single-character tables the kernel compiles (CostKernel._kernel_args()).
 N_KERNEL_ARGS = 9
 
+# Largest column stack (bytes) one query's search may allocate: (longest word + 1)
+# columns of (query length + 1) doubles, per thread.
+MAX_SEARCH_BYTES = 1 << 30
+
 
 cdef struct Hit:
     double d
@@ -392,6 +396,15 @@ cdef class LexiconIndex:
         """Sorted hits of every query: a list of (pointer-owning) arrays, one per query."""
         offsets, ids, cps = self.kernel._encode_list(queries)
         cdef Py_ssize_t nq = len(queries), q, failed = 0
+        longest = int(np.diff(offsets).max()) if nq else 0
+        need = 8 * (self.max_depth + 1) * (longest + 1)
+        if need > MAX_SEARCH_BYTES:
+            # Checked before any allocation: a long OCR line against a lexicon holding a
+            # long entry would otherwise take (or overcommit) gigabytes per thread.
+            raise ValueError(
+                f"searching a query of {longest} characters among lexicon words of up to "
+                f"{self.max_depth} needs {need} bytes per thread, more than the limit of "
+                f"{MAX_SEARCH_BYTES}; split long lines into tokens")
         cdef const int64_t[::1] off = offsets
         cdef const int32_t[::1] vid = ids
         cdef const cp_t[::1] vcp = cps
