@@ -147,6 +147,7 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Index the lexicon ``X`` (a sequence of strings); ``y`` is ignored."""
         self._validate_params()
+        check_number(self.n_neighbors, "n_neighbors", low=1, integer=True)  # refuses booleans
         n_threads(self.n_jobs)
         metric = resolve_metric(self.metric)
         lexicon = check_strings(X, "X")
