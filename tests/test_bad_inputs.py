@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
 
-from skocrcost import CostTables, EditCostEstimator, EditCounts, WeightedLevenshtein, _dp_py
+from skocrcost import (
+    CostTables,
+    EditCostEstimator,
+    EditCounts,
+    EditDistanceNeighbors,
+    WeightedLevenshtein,
+    _dp_py,
+)
 
 WL = WeightedLevenshtein({("a", "b"): 0.5})
 PAIRS = (["a", "a"], ["b", "a"])
@@ -210,7 +217,7 @@ METHOD_CASES = {
         for name, v in NOT_STRINGS.items()
         for arg in ("a", "b")
     },
-    "call None": (lambda: WL(None, "a"), TypeError, "'a'"),
+    "call None": (lambda: WL(None, "a"), TypeError, "a must be a string"),
     "explain None": (lambda: WL.explain("a", None), TypeError, "'b'"),
     "explain beyond the alignment limit": (
         lambda: WL.explain("a" * 40_000, "b" * 40_000),
@@ -453,3 +460,117 @@ def test_costs_that_overflow_give_inf_not_nan():
         default_substitution_cost=1e308, default_insertion_cost=1e308, default_deletion_cost=1e308
     )
     assert wl.distance("aa", "bb") == math.inf  # the IEEE sum of two costs near DBL_MAX
+
+
+# -- nearest neighbours (test_neighbors.py has n_neighbors 0 / too large, a missing or
+# negative radius, a string X, a bad mode, an unfitted estimator as metric) -----------
+NN = EditDistanceNeighbors(1).fit(["the", "cow"])
+NEIGHBOR_CASES = {
+    "n_neighbors bool": (
+        lambda: EditDistanceNeighbors(True).fit(["a"]),
+        TypeError,
+        "n_neighbors must be an integer",
+    ),
+    "n_neighbors 1.5": (lambda: EditDistanceNeighbors(1.5).fit(["a"]), ValueError, "'n_neighbors'"),
+    "n_neighbors negative": (
+        lambda: EditDistanceNeighbors(-1).fit(["a"]),
+        ValueError,
+        "'n_neighbors'",
+    ),
+    "n_neighbors NaN": (
+        lambda: NN.kneighbors(["a"], n_neighbors=math.nan),
+        TypeError,
+        "n_neighbors must be an integer",
+    ),
+    "n_neighbors a string": (
+        lambda: NN.kneighbors(["a"], n_neighbors="2"),
+        TypeError,
+        "n_neighbors",
+    ),
+    "n_neighbors beyond the lexicon": (
+        lambda: NN.kneighbors(["a"], n_neighbors=3),
+        ValueError,
+        "n_neighbors must be <= 2",
+    ),
+    "empty lexicon": (lambda: EditDistanceNeighbors(1).fit([]), ValueError, "X is empty"),
+    "lexicon None": (lambda: EditDistanceNeighbors(1).fit(None), TypeError, "X must be"),
+    "bytes in lexicon": (
+        lambda: EditDistanceNeighbors(1).fit(["a", b"b"]),
+        TypeError,
+        r"X\[1\] is bytes",
+    ),
+    "lexicon a set": (lambda: EditDistanceNeighbors(1).fit({"a"}), TypeError, "ordered"),
+    "None among queries": (lambda: NN.kneighbors(["a", None]), TypeError, r"X\[1\]"),
+    "NaN among queries": (lambda: NN.kneighbors([math.nan]), TypeError, r"X\[0\] is float"),
+    "radius NaN": (
+        lambda: NN.radius_neighbors(["a"], radius=math.nan),
+        ValueError,
+        "radius must be finite",
+    ),
+    "radius inf": (lambda: NN.radius_neighbors(["a"], radius=math.inf), ValueError, "radius"),
+    "radius a string": (lambda: NN.radius_neighbors(["a"], radius="1"), TypeError, "radius"),
+    "radius NaN in the constructor": (
+        lambda: EditDistanceNeighbors(radius=math.nan).fit(["a"]),
+        ValueError,
+        "'radius'",
+    ),
+    "n_jobs 0": (lambda: EditDistanceNeighbors(n_jobs=0).fit(["a"]), ValueError, "n_jobs"),
+    "metric a number": (lambda: EditDistanceNeighbors(metric=5).fit(["a"]), ValueError, "'metric'"),
+    "transform None": (lambda: NN.transform(None), TypeError, "X must be"),
+    # The compiled index reads str buffers directly: it checks every item itself.
+    "index int query": (lambda: NN.index_.kneighbors([3], 1, 1), TypeError, r"X\[0\] is int"),
+    "index radius NaN": (
+        lambda: NN.index_.radius_neighbors(["a"], math.nan, 1),
+        ValueError,
+        "radius",
+    ),
+    "index search beyond the memory limit": (
+        lambda: EditDistanceNeighbors(1).fit(["x" * 40_000]).kneighbors(["y" * 40_000]),
+        ValueError,
+        "split long lines",
+    ),
+}
+
+
+@pytest.mark.parametrize(("call", "error", "match"), NEIGHBOR_CASES.values(), ids=NEIGHBOR_CASES)
+def test_bad_input_to_the_neighbours(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+UNFITTED_NEIGHBORS = {
+    "kneighbors": lambda nn: nn.kneighbors(["a"]),
+    "radius_neighbors": lambda nn: nn.radius_neighbors(["a"], 1.0),
+    "kneighbors_graph": lambda nn: nn.kneighbors_graph(["a"]),
+    "radius_neighbors_graph": lambda nn: nn.radius_neighbors_graph(["a"], 1.0),
+    "transform": lambda nn: nn.transform(["a"]),
+}
+
+
+@pytest.mark.parametrize("call", UNFITTED_NEIGHBORS.values(), ids=UNFITTED_NEIGHBORS)
+def test_unfitted_neighbours_raise_not_fitted(call):
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        call(EditDistanceNeighbors(1))
+
+
+@pytest.mark.parametrize(
+    "bad", [{"n_neighbors": True}, {"n_jobs": 0}, {"metric": EditCostEstimator()}], ids=str
+)
+def test_a_failed_neighbours_refit_keeps_the_index(bad):
+    nn = EditDistanceNeighbors(1).fit(["the", "cow"])
+    before = _fitted_state(nn)
+    nn.set_params(**bad)
+    with pytest.raises((TypeError, ValueError, NotFittedError)):
+        nn.fit(["x", "y", "z"])
+    after = _fitted_state(nn)
+    assert after.keys() == before.keys() and all(after[k] is before[k] for k in before)
+    assert nn.set_params(n_neighbors=1, n_jobs=None, metric=None).kneighbors(["tbe"])[1][0, 0] == 0
+
+
+def test_edge_case_strings_as_queries_and_lexicon():
+    words = [b for _, b, _ in EDGE_CASES]
+    nn = EditDistanceNeighbors(2).fit(words)
+    queries = [a for a, _, _ in EDGE_CASES] + [""]
+    dist, ind = nn.kneighbors(queries)
+    brute = UNIT.pairwise(queries, words)
+    np.testing.assert_array_equal(dist, np.sort(brute, axis=1, kind="stable")[:, :2])

@@ -19,7 +19,7 @@ import threading
 import numpy as np
 import pytest
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp
 from skocrcost.datasets import load_icdar2017_sample
 
 N_THREADS = 8
@@ -86,6 +86,26 @@ def test_threads_share_one_fitted_estimator_safely():
         np.testing.assert_array_equal(got[1], want[1])
 
 
+def test_threads_share_one_fitted_index_safely():
+    X, y = load_icdar2017_sample("tokens")
+    nn = EditDistanceNeighbors(3, metric=EditCostEstimator(k=0.1).fit(X[:2000], y[:2000]))
+    nn.fit(list(dict.fromkeys(y))[:2000])
+    queries = X[2000:2400]
+
+    def search(i):
+        return nn.kneighbors(queries, n_neighbors=1 + i % 3), nn.radius_neighbors(queries, 1.0)
+
+    want = [search(i) for i in range(3)]
+    for i, got in enumerate(run_in_threads(search)):
+        (d, ind), (rd, rind) = got
+        (wd, wind), (wrd, wrind) = want[i % 3]
+        np.testing.assert_array_equal(d, wd)
+        np.testing.assert_array_equal(ind, wind)
+        for a, b, c, e in zip(rd, wrd, rind, wrind, strict=True):
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(c, e)
+
+
 def count_while_running(call):
     """Iterations of a Python loop in this thread while ``call()`` ran in another thread."""
     counter = [0]
@@ -138,13 +158,21 @@ WL = WeightedLevenshtein({("a", "b"): 0.5})
     ("name", "call"),
     [
         ("distance", functools.partial(WL.distance, LONG_A, LONG_B)),
-        ("__call__", functools.partial(WL, LONG_A, LONG_B)),
         # the compiled methods themselves, not the Python wrapper (which runs bytecode)
         (
             "pairwise",
             functools.partial(_dp.CostKernel.pairwise, WL, [LONG_A] * 4, [LONG_B] * 4, 1),
         ),
         ("align_batch", functools.partial(WL.align_batch, [LONG_A] * 2, [LONG_B] * 2, 1)),
+        (
+            "LexiconIndex.kneighbors",
+            functools.partial(
+                EditDistanceNeighbors(1, metric=WL).fit([LONG_B[:1500], "ab"]).index_.kneighbors,
+                [LONG_A[:1500]] * 3,
+                1,
+                1,
+            ),
+        ),
     ],
 )
 def test_kernels_release_the_gil(name, call):
