@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ._noisy_channel import NoisyChannelDecoder
-from ._validation import StringInputMixin, check_pairs, check_strings
+from ._validation import StringInputMixin, check_number, check_pairs, check_strings
 from .estimator import EditCostEstimator
 from .neighbors import EditDistanceNeighbors
 
@@ -171,6 +171,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        check_number(self.n_candidates, "n_candidates", low=1, integer=True)  # refuses booleans
         for name in ("prior_weight", "reject_margin"):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):
