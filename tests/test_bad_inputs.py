@@ -19,6 +19,7 @@ from skocrcost import (
     EditCostEstimator,
     EditCounts,
     EditDistanceNeighbors,
+    OCRCorrector,
     WeightedLevenshtein,
     _dp_py,
 )
@@ -574,3 +575,83 @@ def test_edge_case_strings_as_queries_and_lexicon():
     dist, ind = nn.kneighbors(queries)
     brute = UNIT.pairwise(queries, words)
     np.testing.assert_array_equal(dist, np.sort(brute, axis=1, kind="stable")[:, :2])
+
+
+# -- the corrector -----------------------------------------------------------------------
+TOKENS = (["tbe", "the", "cow", "c0w"], ["the", "the", "cow", "cow"])
+CORRECTOR_PARAMS = {
+    "n_candidates 0": ({"n_candidates": 0}, ValueError, "'n_candidates'"),
+    "n_candidates bool": ({"n_candidates": True}, TypeError, "n_candidates must be an integer"),
+    "empty lexicon": ({"lexicon": []}, ValueError, "lexicon is empty"),
+    "None in lexicon": ({"lexicon": ["the", None]}, TypeError, r"lexicon\[1\]"),
+    "lexicon a string": ({"lexicon": "the"}, ValueError, "'lexicon'"),
+    "prior_weight NaN": ({"prior_weight": math.nan}, ValueError, "'prior_weight'"),
+    "prior_weight negative": ({"prior_weight": -1.0}, ValueError, "'prior_weight'"),
+    "reject_margin inf": ({"reject_margin": math.inf}, ValueError, "'reject_margin'"),
+    "keep_known a string": ({"keep_known": "yes"}, ValueError, "'keep_known'"),
+    "unknown language model": ({"language_model": "katz"}, ValueError, "'language_model'"),
+    "estimator a number": ({"estimator": 5}, ValueError, "'estimator'"),
+    "estimator with a bad k": ({"estimator": EditCostEstimator(k=-1)}, ValueError, "'k'"),
+    "n_jobs 0": ({"n_jobs": 0}, ValueError, "n_jobs"),
+}
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "match"), CORRECTOR_PARAMS.values(), ids=CORRECTOR_PARAMS
+)
+def test_bad_corrector_parameters_and_a_failed_refit_keeps_the_fit(params, error, match):
+    fixer = OCRCorrector(lexicon=["the", "cow"]).fit(*TOKENS)
+    before = _fitted_state(fixer)
+    fixer.set_params(**params)
+    with pytest.raises(error, match=match):
+        fixer.fit(*TOKENS)
+    after = _fitted_state(fixer)
+    assert after.keys() == before.keys() and all(after[k] is before[k] for k in before)
+
+
+FIXER = OCRCorrector(lexicon=["the", "cow"]).fit(*TOKENS)
+CORRECTOR_CASES = {
+    "fit lengths differ": (
+        lambda: OCRCorrector().fit(["a"], ["a", "b"]),
+        ValueError,
+        "same length",
+    ),
+    "fit empty": (lambda: OCRCorrector().fit([], []), ValueError, "X is empty"),
+    "predict None item": (lambda: FIXER.predict([None]), TypeError, r"X\[0\] is NoneType"),
+    "predict a string": (lambda: FIXER.predict("tbe"), TypeError, "not a single str"),
+    "kneighbors beyond the lexicon": (
+        lambda: FIXER.kneighbors(["a"], n_neighbors=5),
+        ValueError,
+        "n_neighbors must be <= 2",
+    ),
+    "kneighbors bool": (
+        lambda: FIXER.kneighbors(["a"], n_neighbors=True),
+        TypeError,
+        "n_neighbors must be an integer",
+    ),
+    "score lengths differ": (lambda: FIXER.score(["a"], ["a", "b"]), ValueError, "same length"),
+}
+
+
+@pytest.mark.parametrize(("call", "error", "match"), CORRECTOR_CASES.values(), ids=CORRECTOR_CASES)
+def test_bad_input_to_the_corrector(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda f: f.predict(["a"]), lambda f: f.kneighbors(["a"]), lambda f: f.score(["a"], ["a"])],
+    ids=["predict", "kneighbors", "score"],
+)
+def test_unfitted_corrector_raises_not_fitted(call):
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        call(OCRCorrector())
+
+
+def test_corrector_edge_case_tokens():
+    tokens = ["", "\ud800", "e\u0301", "\U0001f600", "tbe", "x" * 100_000]
+    out = FIXER.predict(tokens)
+    assert out.shape == (6,) and all(isinstance(w, str) for w in out)
+    assert out[0] == "" and out[4] == "the"  # an empty token stays empty
+    assert FIXER.predict([]).shape == (0,)
