@@ -144,6 +144,12 @@ def additive(counts, k, model="unified"):
         logp = np.log(c + k) - np.log(denom)
         unseen_row = np.log(k) - np.log(row_denom) if k > 0 else np.full(w, -np.inf)
         unseen_ins = np.log(k) - np.log(ins_denom) if k > 0 else np.full(w, -np.inf)
+    if model == "legacy":
+        # The seed conditions insertions on the number of OCR characters: a rate, which
+        # exceeds 1 when the truth has more insertions than the OCR has characters (and
+        # is c/0 when the OCR side is empty), giving negative or -inf costs.  Cap it at
+        # probability 1: cost 0, log-probability 0.
+        logp = np.minimum(logp, 0.0)
 
     if k == 0:
         z = 1.0

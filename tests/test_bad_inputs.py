@@ -655,3 +655,15 @@ def test_corrector_edge_case_tokens():
     assert out.shape == (6,) and all(isinstance(w, str) for w in out)
     assert out[0] == "" and out[4] == "the"  # an empty token stays empty
     assert FIXER.predict([]).shape == (0,)
+
+
+@pytest.mark.parametrize("k", [0.0, 0.1])
+def test_legacy_insertions_outnumbering_the_ocr_characters(k):
+    # The legacy model divides insertion counts by the number of OCR characters:
+    # here 1 / 0 (k = 0) and 1.1 / 0.1 (k = 0.1), "probabilities" of inf and 11 that
+    # gave costs of -inf and -3.46.  They are capped at probability 1: cost 0.
+    est = EditCostEstimator(k=k, model="legacy").fit([""], ["0"])
+    assert est.costs_.insertion_cost("0") == 0.0
+    assert est.metric_.distance("", "0") == 0.0
+    assert est.score([""], ["0"]) == 0.0
+    assert np.all(est.costs_.ins >= 0)
