@@ -165,3 +165,25 @@ def test_costtables_pickle_goes_through_validation():
     bad[3] = np.array([-0.5])  # a tampered pickle with a negative cost
     with pytest.raises(ValueError, match=">= 0"):
         reduced[0](*bad)
+
+
+def test_pickled_corrector_and_neighbours_give_identical_results():
+    from skocrcost import EditDistanceNeighbors, OCRCorrector
+    from skocrcost.datasets import load_icdar2017_sample
+
+    X, y = load_icdar2017_sample("tokens")
+    fixer = OCRCorrector(EditCostEstimator(k=0.1), n_jobs=2).fit(X[:3000], y[:3000])
+    queries = X[3000:3500] + ["", "\ud800", "\U0001f600"]
+    back = pickle.loads(pickle.dumps(fixer))
+    np.testing.assert_array_equal(back.predict(queries), fixer.predict(queries))
+    for a, b in zip(back.kneighbors(queries, 3), fixer.kneighbors(queries, 3), strict=True):
+        np.testing.assert_array_equal(a, b)
+    single = OCRCorrector(EditCostEstimator(k=0.1), n_jobs=1).fit(X[:3000], y[:3000])
+    np.testing.assert_array_equal(single.predict(queries), fixer.predict(queries))
+    nn = EditDistanceNeighbors(4, metric=fixer.estimator_).fit(fixer.lexicon_)
+    for a, b in zip(
+        pickle.loads(pickle.dumps(nn)).radius_neighbors(queries, 1.5),
+        nn.radius_neighbors(queries, 1.5),
+    ):
+        for x, z in zip(a, b, strict=True):
+            np.testing.assert_array_equal(x, z)
