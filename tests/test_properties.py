@@ -88,7 +88,7 @@ def test_pickle_and_json_round_trips_give_identical_results(costs, X):
 pairs = st.lists(st.tuples(text, text), min_size=1, max_size=8)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(pairs, st.sampled_from([0.0, 0.1, 1.0]), st.sampled_from(["unified", "legacy"]), texts)
 def test_learned_metric_round_trips_and_ignores_n_jobs(pairs, k, model, probes):
     X, y = [p[0] for p in pairs], [p[1] for p in pairs]
