@@ -605,8 +605,9 @@ cdef class CostKernel:
         if need.max() > MAX_ALIGN_CELLS:
             k = int(need.argmax())
             raise ValueError(
-                f"aligning strings of lengths {lx[k]} and {ly[k]} needs {need[k]} cells, "
-                f"more than the limit of {MAX_ALIGN_CELLS}; use distance() for long strings")
+                f"aligning X[{k}] and Y[{k}] (lengths {lx[k]} and {ly[k]}) needs {need[k]} "
+                f"cells, more than the limit of {MAX_ALIGN_CELLS}; split long lines, or use "
+                f"distance() for long strings")
         base = np.zeros(npairs + 1, dtype=np.int64)
         np.cumsum(lx + ly, out=base[1:])
         cdef Py_ssize_t total = base[npairs]

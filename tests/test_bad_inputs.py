@@ -322,6 +322,11 @@ BAD_DATA = {
     "y None": ((["a"], None), TypeError, "y must be a sequence"),
     "X 2-D": ((np.array([["a"]]), ["a"]), ValueError, "one-dimensional"),
     "X a set": (({"a", "b"}, ["a", "b"]), TypeError, "X must be an ordered sequence"),
+    "a pair beyond the alignment limit": (
+        (["a", "x" * 40_000], ["a", "y" * 40_000]),
+        ValueError,
+        r"aligning X\[1\] and Y\[1\]",
+    ),
 }
 
 
@@ -371,6 +376,11 @@ def test_unfitted_estimator_raises_not_fitted(call):
 
 
 FITTED_BAD = {
+    "score_samples beyond the alignment limit": (
+        lambda est: est.score_samples(["a", "x" * 40_000], ["a", "y" * 40_000]),
+        ValueError,
+        r"aligning X\[1\] and Y\[1\]",
+    ),
     "transform None": (lambda est: est.transform(None), TypeError, "X must be a sequence"),
     "transform empty": (lambda est: est.transform([]), ValueError, "X is empty"),
     "transform None item": (lambda est: est.transform(["a", None]), TypeError, r"X\[1\]"),
