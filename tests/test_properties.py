@@ -187,3 +187,20 @@ def test_pickled_corrector_and_neighbours_give_identical_results():
     ):
         for x, z in zip(a, b, strict=True):
             np.testing.assert_array_equal(x, z)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cost_dicts(), st.lists(text, min_size=1, max_size=10), texts, st.integers(1, 4))
+def test_index_on_the_sparse_layout_equals_brute_force(costs, words, queries, k):
+    # Alphabets over 1,024 characters get CSR tables; force that layout on small ones.
+    from skocrcost import _dp, _index
+
+    args = CostTables.from_dicts(**costs).kernel_args()
+    sparse = _dp.CostKernel(*args[:-1], False)
+    k = min(k, len(words))
+    D = sparse.pairwise(queries, words, 2)
+    order = np.argsort(D, axis=1, kind="stable")[:, :k]
+    dist, ind = _index.LexiconIndex(sparse, words).kneighbors(queries, k, 2)
+    np.testing.assert_array_equal(ind, order)
+    np.testing.assert_array_equal(dist, np.take_along_axis(D, order, axis=1))
+    np.testing.assert_array_equal(D, _dp.CostKernel(*args[:-1], True).pairwise(queries, words))
