@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._validation import check_number
+
 # Alphabets up to this size get a dense (V + 1)^2 table in the kernel (8 MiB at most).
 DENSE_LIMIT = 1024
 
@@ -331,10 +333,12 @@ class CostTables:
 
         rowdef = spread(self.rowdef, self.rowdef[0])
         coldef = spread(self.coldef, 0.0)
+        # Either part may be negative (a back-off weight above 1): only the sums
+        # rowdef[s] + coldef[t] are costs, and the constructor checks those are >= 0.
         for c, v in row.items():
-            rowdef[np.searchsorted(chars, ord(c)) + 1] = check_cost(v, f"unseen row cost {c!r}")
+            rowdef[np.searchsorted(chars, ord(c)) + 1] = check_number(v, f"unseen row cost {c!r}")
         for c, v in col.items():
-            coldef[np.searchsorted(chars, ord(c)) + 1] = check_cost(v, f"unseen col cost {c!r}")
+            coldef[np.searchsorted(chars, ord(c)) + 1] = check_number(v, f"unseen col cost {c!r}")
         return CostTables(
             chars=chars,
             sub_src=remap[self.sub_src],

@@ -180,7 +180,14 @@ COST_CASES = {
             {"skocrcost": {"unseen_substitution_row": {"a": -1}}}
         ),
         ValueError,
-        "unseen row cost 'a'",
+        r"rowdef\[s\] \+ coldef\[t\]\) must be >= 0",
+    ),
+    "from_dict NaN unseen cost": (
+        lambda: WeightedLevenshtein.from_dict(
+            {"skocrcost": {"unseen_substitution_col": {"b": math.nan}}}
+        ),
+        ValueError,
+        "unseen col cost 'b' must be finite",
     ),
     "from_tables None": (
         lambda: WeightedLevenshtein.from_tables(None),
