@@ -261,6 +261,10 @@ def katz(counts, discount, model="unified"):
             if alpha > 0:
                 unseen_ins = np.log(alpha) + np.log(f) - np.log(rest)
                 unseen_ins[0] = np.log(alpha) - np.log(rest)  # f = 1: a character never seen
+            # As in `additive`: a corpus-conditioned insertion "probability" can exceed 1
+            # (or divide by an empty OCR side); cap it at 1, cost 0.
+            ins_logp = np.minimum(ins_logp, 0.0)
+            unseen_ins = np.minimum(unseen_ins, 0.0)
     logp = np.empty(len(c))
     logp[~is_ins] = row_logp
     logp[is_ins] = ins_logp

@@ -674,12 +674,15 @@ def test_corrector_edge_case_tokens():
     assert FIXER.predict([]).shape == (0,)
 
 
-@pytest.mark.parametrize("k", [0.0, 0.1])
-def test_legacy_insertions_outnumbering_the_ocr_characters(k):
+@pytest.mark.parametrize(
+    "params",
+    [{"k": 0.0}, {"k": 0.1}, {"smoothing": "katz"}, {"smoothing": "katz", "discount": 0.9}],
+)
+def test_legacy_insertions_outnumbering_the_ocr_characters(params):
     # The legacy model divides insertion counts by the number of OCR characters:
     # here 1 / 0 (k = 0) and 1.1 / 0.1 (k = 0.1), "probabilities" of inf and 11 that
-    # gave costs of -inf and -3.46.  They are capped at probability 1: cost 0.
-    est = EditCostEstimator(k=k, model="legacy").fit([""], ["0"])
+    # gave costs of -inf and -3.46 (Katz: (1 - d) / 0).  They are capped at probability 1.
+    est = EditCostEstimator(model="legacy", **params).fit([""], ["0"])
     assert est.costs_.insertion_cost("0") == 0.0
     assert est.metric_.distance("", "0") == 0.0
     assert est.score([""], ["0"]) == 0.0
