@@ -305,6 +305,36 @@ cdef double edit_backward(const Table* t, const Extra* e,
     return B[0]
 
 
+# Strings encoded end to end, with their per-position piece lists (see _encode_side).
+cdef struct Side:
+    const int64_t* off
+    const int32_t* ids
+    const cp_t* cps
+    const int64_t* ptr
+    const int32_t* lst
+
+
+cdef Side side_of(const int64_t[::1] off, const int32_t[::1] ids, const cp_t[::1] cps,
+                  const int64_t[::1] ptr, const int32_t[::1] lst):
+    cdef Side s
+    s.off = &off[0]
+    s.ids = &ids[0]
+    s.cps = &cps[0]
+    s.ptr = &ptr[0]
+    s.lst = &lst[0]
+    return s
+
+
+cdef inline double pair_dp(const Table* t, const Extra* e, const Side* x, Py_ssize_t i,
+                           const Side* y, Py_ssize_t j, double* D, Py_ssize_t R,
+                           int32_t* moves, bint soft, double scale) noexcept nogil:
+    """edit_dp on string i of x against string j of y."""
+    return edit_dp(t, e, x.ids + x.off[i], x.cps + x.off[i], x.off[i + 1] - x.off[i],
+                   x.ptr + x.off[i] + 2 * i, x.lst,
+                   y.ids + y.off[j], y.cps + y.off[j], y.off[j + 1] - y.off[j],
+                   y.ptr + y.off[j] + 2 * j, y.lst, D, R, moves, soft, scale)
+
+
 cdef class EditKernel(CostKernel):
     """CostKernel tables plus match costs, transpositions and multi-character rules.
 
@@ -447,25 +477,17 @@ cdef class EditKernel(CostKernel):
         self._check()
         if soft and not scale > 0:
             raise ValueError(f"scale must be > 0, got {scale!r}")
-        xo, xi, xc, xp, xl = self._encode_side(X, True)
-        yo, yi, yc, yp, yl = self._encode_side(Y, False)
+        xs = self._encode_side(X, True)
+        ys = self._encode_side(Y, False)
         cdef Py_ssize_t npairs = len(X)
         out = np.empty(npairs, dtype=np.float64)
         if npairs == 0:
             return out
         cdef double[::1] vout = out
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef const int64_t[::1] xptr = xp
-        cdef const int64_t[::1] yptr = yp
-        cdef const int32_t[::1] xlst = xl
-        cdef const int32_t[::1] ylst = yl
+        cdef Side x = side_of(xs[0], xs[1], xs[2], xs[3], xs[4])
+        cdef Side y = side_of(ys[0], ys[1], ys[2], ys[3], ys[4])
         cdef Py_ssize_t R = self._rows()
-        cdef Py_ssize_t maxm = int(np.diff(yo).max())
+        cdef Py_ssize_t maxm = int(np.diff(ys[0]).max())
         cdef Py_ssize_t p, failed = 0
         cdef double* work
         if n_threads < 1:
@@ -474,13 +496,7 @@ cdef class EditKernel(CostKernel):
             work = <double*> malloc(R * (maxm + 1) * sizeof(double))
             for p in prange(npairs, schedule="dynamic", chunksize=16):
                 if work != NULL:
-                    vout[p] = edit_dp(
-                        &self.t, &self.e,
-                        &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
-                        &xptr[xoff[p] + 2 * p], &xlst[0],
-                        &yid[yoff[p]], &ycp[yoff[p]], yoff[p + 1] - yoff[p],
-                        &yptr[yoff[p] + 2 * p], &ylst[0],
-                        work, R, NULL, soft, scale)
+                    vout[p] = pair_dp(&self.t, &self.e, &x, p, &y, p, work, R, NULL, soft, scale)
                 else:
                     failed += 1
             free(work)
@@ -491,25 +507,17 @@ cdef class EditKernel(CostKernel):
     def pairwise(self, list X not None, list Y not None, int n_threads=1):
         """Distances from every string of X (rows) to every string of Y."""
         self._check()
-        xo, xi, xc, xp, xl = self._encode_side(X, True)
-        yo, yi, yc, yp, yl = self._encode_side(Y, False)
+        xs = self._encode_side(X, True)
+        ys = self._encode_side(Y, False)
         cdef Py_ssize_t nx = len(X), ny = len(Y)
         out = np.empty((nx, ny), dtype=np.float64)
         if nx == 0 or ny == 0:
             return out
         cdef double[:, ::1] vout = out
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef const int64_t[::1] xptr = xp
-        cdef const int64_t[::1] yptr = yp
-        cdef const int32_t[::1] xlst = xl
-        cdef const int32_t[::1] ylst = yl
+        cdef Side x = side_of(xs[0], xs[1], xs[2], xs[3], xs[4])
+        cdef Side y = side_of(ys[0], ys[1], ys[2], ys[3], ys[4])
         cdef Py_ssize_t R = self._rows()
-        cdef Py_ssize_t maxm = int(np.diff(yo).max())
+        cdef Py_ssize_t maxm = int(np.diff(ys[0]).max())
         cdef Py_ssize_t p, i, j, total = nx * ny, failed = 0
         cdef double* work
         if n_threads < 1:
@@ -520,13 +528,8 @@ cdef class EditKernel(CostKernel):
                 i = p // ny
                 j = p - i * ny
                 if work != NULL:
-                    vout[i, j] = edit_dp(
-                        &self.t, &self.e,
-                        &xid[xoff[i]], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
-                        &xptr[xoff[i] + 2 * i], &xlst[0],
-                        &yid[yoff[j]], &ycp[yoff[j]], yoff[j + 1] - yoff[j],
-                        &yptr[yoff[j] + 2 * j], &ylst[0],
-                        work, R, NULL, False, 1.0)
+                    vout[i, j] = pair_dp(&self.t, &self.e, &x, i, &y, j, work, R, NULL,
+                                         False, 1.0)
                 else:
                     failed += 1
             free(work)
@@ -552,11 +555,11 @@ cdef class EditKernel(CostKernel):
         self._check()
         if len(X) != len(Y):
             raise ValueError(f"X and Y must have the same length, got {len(X)} and {len(Y)}")
-        xo, xi, xc, xp, xl = self._encode_side(X, True)
-        yo, yi, yc, yp, yl = self._encode_side(Y, False)
+        xs = self._encode_side(X, True)
+        ys = self._encode_side(Y, False)
         cdef Py_ssize_t npairs = len(X)
-        lx = np.diff(xo)
-        ly = np.diff(yo)
+        lx = np.diff(xs[0])
+        ly = np.diff(ys[0])
         need = (lx + 1) * (ly + 1) if npairs else np.zeros(1, dtype=np.int64)
         if need.max() > MAX_ALIGN_CELLS:
             k = int(need.argmax())
@@ -579,16 +582,8 @@ cdef class EditKernel(CostKernel):
         cdef int32_t[::1] vtgt = tgt
         cdef double[::1] vcost = cost
         cdef const int64_t[::1] vbase = base
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef const int64_t[::1] xptr = xp
-        cdef const int64_t[::1] yptr = yp
-        cdef const int32_t[::1] xlst = xl
-        cdef const int32_t[::1] ylst = yl
+        cdef Side x = side_of(xs[0], xs[1], xs[2], xs[3], xs[4])
+        cdef Side y = side_of(ys[0], ys[1], ys[2], ys[3], ys[4])
         cdef Py_ssize_t maxcells = int(need.max())
         cdef Py_ssize_t p, failed = 0
         cdef double* work
@@ -600,12 +595,8 @@ cdef class EditKernel(CostKernel):
             moves = <int32_t*> malloc(maxcells * sizeof(int32_t))
             for p in prange(npairs, schedule="dynamic", chunksize=64):
                 if work != NULL and moves != NULL:
-                    self._align_one(
-                        &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
-                        &xptr[xoff[p] + 2 * p], &xlst[0],
-                        &yid[yoff[p]], &ycp[yoff[p]], yoff[p + 1] - yoff[p],
-                        &yptr[yoff[p] + 2 * p], &ylst[0],
-                        work, moves, &vop[0], &vsrc[0], &vtgt[0], &vcost[0], vbase[p + 1])
+                    self._align_one(&x, &y, p, work, moves, &vop[0], &vsrc[0], &vtgt[0],
+                                    &vcost[0], vbase[p + 1])
                 else:
                     failed += 1
             free(work)
@@ -618,17 +609,21 @@ cdef class EditKernel(CostKernel):
             return op[keep], src[keep], tgt[keep], cost[keep], pair
         return op[keep], src[keep], tgt[keep], pair
 
-    cdef void _align_one(self, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
-                         const int64_t* aptr, const int32_t* alst,
-                         const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
-                         const int64_t* bptr, const int32_t* blst,
-                         double* D, int32_t* moves, int8_t* op, int32_t* src, int32_t* tgt,
+    cdef void _align_one(self, const Side* x, const Side* y, Py_ssize_t p, double* D,
+                         int32_t* moves, int8_t* op, int32_t* src, int32_t* tgt,
                          double* cost, Py_ssize_t end) noexcept nogil:
-        """Cheapest alignment, written backwards into [.., end); columns cost what the DP took."""
+        """Cheapest alignment of pair p, written backwards into [.., end).
+
+        Each column costs what the DP took for it.
+        """
+        cdef const int32_t* aid = x.ids + x.off[p]
+        cdef const cp_t* acp = x.cps + x.off[p]
+        cdef const int32_t* bid = y.ids + y.off[p]
+        cdef const cp_t* bcp = y.cps + y.off[p]
+        cdef Py_ssize_t n = x.off[p + 1] - x.off[p], m = y.off[p + 1] - y.off[p]
         cdef Py_ssize_t i = n, j = m, w = m + 1, pos = end, r
         cdef int32_t mv
-        edit_dp(&self.t, &self.e, aid, acp, n, aptr, alst, bid, bcp, m, bptr, blst,
-                D, n + 1, moves, False, 1.0)
+        pair_dp(&self.t, &self.e, x, p, y, p, D, n + 1, moves, False, 1.0)
         while i > 0 or j > 0:
             mv = moves[i * w + j]
             pos -= 1
@@ -686,8 +681,8 @@ cdef class EditKernel(CostKernel):
             raise ValueError(f"X and Y must have the same length, got {len(X)} and {len(Y)}")
         if not scale > 0:
             raise ValueError(f"scale must be > 0, got {scale!r}")
-        xo, xi, xc, xp, xl = self._encode_side(X, True)
-        yo, yi, yc, yp, yl = self._encode_side(Y, False)
+        xs = self._encode_side(X, True)
+        ys = self._encode_side(Y, False)
         cdef Py_ssize_t npairs = len(X), nid = self.t.n
         if n_threads < 1:
             n_threads = 1
@@ -699,8 +694,8 @@ cdef class EditKernel(CostKernel):
         if npairs == 0:
             return (single.sum(0).reshape(nid, nid), trans.sum(0).reshape(nid, nid),
                     rules.sum(0)[:self.e.nrules], loglik)
-        lx = np.diff(xo)
-        ly = np.diff(yo)
+        lx = np.diff(xs[0])
+        ly = np.diff(ys[0])
         cdef Py_ssize_t maxcells = int(((lx + 1) * (ly + 1)).max())
         if maxcells > MAX_ALIGN_CELLS:
             raise ValueError(f"strings too long for forward-backward ({maxcells} cells)")
@@ -708,16 +703,8 @@ cdef class EditKernel(CostKernel):
         cdef double[:, ::1] vt = trans
         cdef double[:, ::1] vr = rules
         cdef double[::1] vll = loglik
-        cdef const int64_t[::1] xoff = xo
-        cdef const int64_t[::1] yoff = yo
-        cdef const int32_t[::1] xid = xi
-        cdef const int32_t[::1] yid = yi
-        cdef const cp_t[::1] xcp = xc
-        cdef const cp_t[::1] ycp = yc
-        cdef const int64_t[::1] xptr = xp
-        cdef const int64_t[::1] yptr = yp
-        cdef const int32_t[::1] xlst = xl
-        cdef const int32_t[::1] ylst = yl
+        cdef Side x = side_of(xs[0], xs[1], xs[2], xs[3], xs[4])
+        cdef Side y = side_of(ys[0], ys[1], ys[2], ys[3], ys[4])
         cdef Py_ssize_t p, b, failed = 0, nb = nbuf
         cdef double* F
         cdef double* Bk
@@ -730,19 +717,15 @@ cdef class EditKernel(CostKernel):
                 if F == NULL or Bk == NULL:
                     failed += 1
                     continue
-                f = edit_dp(&self.t, &self.e,
-                            &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
-                            &xptr[xoff[p] + 2 * p], &xlst[0],
-                            &yid[yoff[p]], &ycp[yoff[p]], yoff[p + 1] - yoff[p],
-                            &yptr[yoff[p] + 2 * p], &ylst[0],
-                            F, xoff[p + 1] - xoff[p] + 1, NULL, True, scale)
+                f = pair_dp(&self.t, &self.e, &x, p, &y, p, F, x.off[p + 1] - x.off[p] + 1,
+                            NULL, True, scale)
                 vll[p] = -scale * f
                 if f < INFINITY:
                     edit_backward(&self.t, &self.e,
-                                  &xid[xoff[p]], &xcp[xoff[p]], xoff[p + 1] - xoff[p],
-                                  &xptr[xoff[p] + 2 * p], &xlst[0],
-                                  &yid[yoff[p]], &ycp[yoff[p]], yoff[p + 1] - yoff[p],
-                                  &yptr[yoff[p] + 2 * p], &ylst[0],
+                                  x.ids + x.off[p], x.cps + x.off[p], x.off[p + 1] - x.off[p],
+                                  x.ptr + x.off[p] + 2 * p, x.lst,
+                                  y.ids + y.off[p], y.cps + y.off[p], y.off[p + 1] - y.off[p],
+                                  y.ptr + y.off[p] + 2 * p, y.lst,
                                   F, Bk, scale, &vs[b, 0], &vt[b, 0], &vr[b, 0])
             free(F)
             free(Bk)
