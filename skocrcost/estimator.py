@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -12,14 +14,21 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _persist, _smoothing
 from ._counting import EditCounts
+from ._edit import EditKernel
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
+from .edit_distance import WeightedEditDistance
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditCostEstimator"]
 
 # transform() refuses outputs larger than this many bytes.
 MAX_TRANSFORM_BYTES = 1 << 31
+
+# EM stops when the mean log-likelihood per pair gains less than this (nats).
+EM_TOL = 1e-7
+
+ALIGNMENTS = ("viterbi", "forward")
 
 
 def count_edits(aligner, X, y, threads=1):
@@ -64,8 +73,16 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     aligner : WeightedLevenshtein, optional
         The metric whose cheapest alignment is counted; None means unit costs.
     max_iter : int, default=1
-        With more than 1, realign with the learned metric and recount until
-        the counts stop changing (at most ``max_iter`` alignments).
+        ``alignment="viterbi"``: with more than 1, realign with the learned
+        metric and recount until the counts stop changing (at most ``max_iter``
+        alignments).  ``alignment="forward"``: the number of EM iterations.
+    alignment : {"viterbi", "forward"}, default="viterbi"
+        ``"viterbi"`` counts the edits of one cheapest alignment per pair.
+        ``"forward"`` starts from those counts and re-estimates them as the
+        expected counts over all alignments under the current probabilities
+        (forward-backward, Ristad & Yianilos 1998), ``max_iter`` times or until
+        the mean log-likelihood per pair gains less than 1e-7; counts become
+        fractional.  It is also the default ``method`` of :meth:`score`.
     references : sequence of str, optional
         The columns of :meth:`transform`; None means the distinct truth strings
         seen in ``fit``, in first-seen order.
@@ -88,7 +105,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         The V characters seen on either side, by code point.
     references_ : list of str
     n_iter_ : int
-        Alignments done.
+        Alignments (``"viterbi"``) or EM iterations (``"forward"``) done.
 
     Examples
     --------
@@ -98,6 +115,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     0.834044
     >>> est.metric_.distance("a", "b") == est.costs_.substitution_cost("a", "b")
     True
+    >>> channel = est.to_weighted_edit_distance()  # weights: ln P(edit | context)
+    >>> round(channel.proximity("a", "b"), 6)  # ln P(a -> b | a) = ln 2/5
+    -0.916291
+    >>> round(est.log_likelihood("a", "b"), 6)  # ln(2/5 + 2 * 1/5 * 1/4): three alignments
+    -0.693147
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
@@ -109,6 +131,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         "discount": [Interval(Real, 0, 1, closed="left")],
         "aligner": [WeightedLevenshtein, None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "alignment": [StrOptions(set(ALIGNMENTS))],
         "references": ["array-like", None],
         "n_jobs": [Integral, None],
     }
@@ -122,6 +145,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         discount=0.5,
         aligner=None,
         max_iter=1,
+        alignment="viterbi",
         references=None,
         n_jobs=None,
     ):
@@ -131,6 +155,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self.discount = discount
         self.aligner = aligner
         self.max_iter = max_iter
+        self.alignment = alignment
         self.references = references
         self.n_jobs = n_jobs
 
@@ -138,6 +163,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self._validate_params()  # types, ranges and options, each error naming the parameter
         k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
         check_number(self.discount, "discount", low=0)
+        if self.aligner is not None and self.aligner.costs.general:
+            raise ValueError(
+                "aligner must have single-character costs only: counting transpositions "
+                "and multi-character edits is not supported"
+            )
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
@@ -161,7 +191,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         X, y = check_pairs(X, y)
         aligner = self.aligner if self.aligner is not None else WeightedLevenshtein()
         counts = None
-        for n_iter in range(1, self.max_iter + 1):  # noqa: B007
+        viterbi_passes = 1 if self.alignment == "forward" else self.max_iter
+        for n_iter in range(1, viterbi_passes + 1):  # noqa: B007
             new = count_edits(aligner, X, y, threads)
             converged = counts is not None and new == counts
             counts = new
@@ -169,6 +200,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             if converged:
                 break
             aligner = metric
+        if self.alignment == "forward":
+            counts, channel, n_iter = self._em(X, y, counts, channel, k, threads)
+            metric = WeightedLevenshtein.from_tables(channel.cost_tables())
         references = references if references is not None else list(dict.fromkeys(y))
         return self._set_fitted(counts, channel, metric, n_iter, references)
 
@@ -231,24 +265,89 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             channel = _smoothing.additive(counts, k, self.model)
         return channel, WeightedLevenshtein.from_tables(channel.cost_tables())
 
-    def score_samples(self, X, y):
-        """Log-likelihood of each pair: the sum of ln P over its cheapest alignment's columns.
+    def _em(self, X, y, counts, channel, k, threads):
+        """Forward-backward re-estimation from ``channel``: (counts, channel, iterations).
 
-        Matches count too, with ``P(s -> s | s)``.  The alignment is the cheapest
-        under the learned metric.
+        The E-step needs a proper channel, or EM runs off to a degenerate optimum:
+        conditioning insertions on the truth character (the unified model) lets
+        "delete every OCR character, insert every truth character" reach
+        probability 1.  So the E-step uses the memoryless transducer of Ristad
+        and Yianilos, conditioned on the OCR string: at each of the n + 1 slots
+        of an OCR string of length n, insert ``t`` with probability
+        ``lambda_t`` (estimated per slot, smoothed by ``k``), otherwise read the
+        next OCR character ``s`` as ``t``, nothing, or ``s`` itself with the
+        model's ``P(. | s)`` (or stop at the end), times ``1 - sum(lambda)``.
+        The smoothing ``model`` then turns the expected counts into costs.
+        """
+        previous = -math.inf
+        n_iter = 0
+        slots = sum(len(a) + 1 for a in X)
+        for n_iter in range(1, self.max_iter + 1):  # noqa: B007
+            ins_counts = counts.matrix[[0], :].toarray().ravel().astype(float)
+            ins_counts[0] = 0.0
+            with np.errstate(divide="ignore"):
+                lam = (ins_counts + k) / (slots + k * counts.n_chars)
+                lam[0] = k / (slots + k * counts.n_chars)
+                stay = math.log1p(-min(float(lam[1:].sum()), 1.0 - 1e-12))
+                tables = replace(channel.log_tables(), ins=-np.log(lam))
+            kernel = EditKernel(*tables.kernel_args(), *tables.edit_args())
+            expected, _, _, loglik = kernel.expected_counts(X, y, 1.0, threads)
+            counts = EditCounts(counts.vocabulary, expected)
+            channel = _smoothing.additive(counts, k, self.model)
+            # ln P(truth | ocr) under the probabilities before this step: every path
+            # of a pair also takes n + 1 "no insertion here" factors 1 - sum(lambda),
+            # the same for all its paths, so they are left out of the E-step.
+            mean = float((np.sum(loglik) + slots * stay) / len(X))
+            if mean - previous < EM_TOL:
+                break
+            previous = mean
+        return counts, channel, n_iter
+
+    def to_weighted_edit_distance(self, log_base=math.e):
+        """The learned probabilities as a :class:`WeightedEditDistance` (the channel).
+
+        Every weight is ``log P(edit | context)`` in ``log_base``, matches
+        included (``log P(s -> s | s)``), so ``proximity(ocr, truth)`` is the
+        log-probability of the best alignment (LingPipe's Viterbi
+        approximation) and ``log_likelihood(ocr, truth)`` sums over all of them.
+        Edits with probability 0 (``k=0``, never seen) get weight ``-inf``.
+        """
+        check_is_fitted(self)
+        base = check_number(log_base, "log_base", low=0, low_open=True)
+        if base == 1:
+            raise ValueError("log_base must not be 1")
+        return WeightedEditDistance._from_tables(self.channel_.log_tables(math.log(base)), base)
+
+    def log_likelihood(self, a, b):
+        """Natural log of P(b | a) summed over every alignment of ``a`` (OCR) to ``b`` (truth)."""
+        return self.to_weighted_edit_distance().log_likelihood(a, b)
+
+    def score_samples(self, X, y, method=None):
+        """Log-likelihood (natural log) of each pair under the learned probabilities.
+
+        ``method="viterbi"``: the sum of ln P over the columns of the pair's
+        cheapest alignment under the learned metric (matches count too, with
+        ``P(s -> s | s)``).  ``method="forward"``: ln of the summed probability
+        of all alignments.  None follows ``alignment``.
         """
         check_is_fitted(self)
         X, y = check_pairs(X, y)
+        method = self.alignment if method is None else method
+        if method not in ALIGNMENTS:
+            raise ValueError(f"method must be one of {ALIGNMENTS} or None, got {method!r}")
+        if method == "forward":
+            return self.to_weighted_edit_distance().log_likelihoods(X, y, n_jobs=self.n_jobs)
         _, src, tgt, pair = self.metric_.align_batch(X, y, n_threads(self.n_jobs))
         logp = self.channel_.log_prob(src, tgt)
         return np.bincount(pair, weights=logp, minlength=len(X))
 
-    def score(self, X, y):
+    def score(self, X, y, method=None):
         """Mean per-pair log-likelihood of held-out pairs (higher is better).
 
-        ``GridSearchCV(EditCostEstimator(), {"k": [...]}).fit(X, y)`` picks k by it.
+        ``GridSearchCV(EditCostEstimator(), {"k": [...]}).fit(X, y)`` picks k by
+        it.  ``method`` as in :meth:`score_samples`.
         """
-        return float(np.mean(self.score_samples(X, y)))
+        return float(np.mean(self.score_samples(X, y, method)))
 
     def transform(self, X):
         """Learned distances from each string of X to each reference.
