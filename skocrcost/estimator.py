@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from . import _persist, _smoothing
+from . import _multichar, _persist, _smoothing
 from ._counting import EditCounts
 from ._edit import EditKernel
 from ._threads import n_threads
@@ -76,6 +76,16 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         ``alignment="viterbi"``: with more than 1, realign with the learned
         metric and recount until the counts stop changing (at most ``max_iter``
         alignments).  ``alignment="forward"``: the number of EM iterations.
+    max_token_length : int, default=1
+        With 2 or more, also learn multi-character edits (``rn -> m``,
+        ``m -> rn``, ``li -> h``): windows of adjacent non-match columns of the
+        learned alignments whose sides are 1 to ``max_token_length`` characters
+        long (one side at least 2), kept when seen at least ``min_count``
+        times; the pairs are realigned with them and each is counted as an
+        edit of its own, smoothed in the context of its source piece (see
+        ``skocrcost._multichar``).  Needs ``alignment="viterbi"``.
+    min_count : int, default=5
+        How often a multi-character edit must be seen to be kept.
     alignment : {"viterbi", "forward"}, default="viterbi"
         ``"viterbi"`` counts the edits of one cheapest alignment per pair.
         ``"forward"`` starts from those counts and re-estimates them as the
@@ -106,6 +116,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     references_ : list of str
     n_iter_ : int
         Alignments (``"viterbi"``) or EM iterations (``"forward"``) done.
+    rules_ : list of (str, str, int)
+        The multi-character edits learned (source, target, count in the final
+        alignment); empty when ``max_token_length=1``.
 
     Examples
     --------
@@ -131,6 +144,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         "discount": [Interval(Real, 0, 1, closed="left")],
         "aligner": [WeightedLevenshtein, None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_token_length": [Interval(Integral, 1, None, closed="left")],
+        "min_count": [Interval(Integral, 1, None, closed="left")],
         "alignment": [StrOptions(set(ALIGNMENTS))],
         "references": ["array-like", None],
         "n_jobs": [Integral, None],
@@ -145,6 +160,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         discount=0.5,
         aligner=None,
         max_iter=1,
+        max_token_length=1,
+        min_count=5,
         alignment="viterbi",
         references=None,
         n_jobs=None,
@@ -155,6 +172,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self.discount = discount
         self.aligner = aligner
         self.max_iter = max_iter
+        self.max_token_length = max_token_length
+        self.min_count = min_count
         self.alignment = alignment
         self.references = references
         self.n_jobs = n_jobs
@@ -168,6 +187,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 "aligner must have single-character costs only: counting transpositions "
                 "and multi-character edits is not supported"
             )
+        if self.max_token_length > 1 and self.alignment != "viterbi":
+            raise ValueError("max_token_length > 1 needs alignment='viterbi'")
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
@@ -203,8 +224,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         if self.alignment == "forward":
             counts, channel, n_iter = self._em(X, y, counts, channel, k, threads)
             metric = WeightedLevenshtein.from_tables(channel.cost_tables())
+        rules = []
+        if self.max_token_length > 1:
+            counts, channel, metric, rules = self._learn_rules(X, y, metric, channel, k, threads)
         references = references if references is not None else list(dict.fromkeys(y))
-        return self._set_fitted(counts, channel, metric, n_iter, references)
+        return self._set_fitted(counts, channel, metric, n_iter, references, rules)
 
     def fit_from_counts(self, counts):
         """Smooth edit counts gathered elsewhere into costs, as :meth:`fit` does.
@@ -246,13 +270,14 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         channel, metric = self._learn(counts, k)
         return self._set_fitted(counts, channel, metric, 1, references or [])
 
-    def _set_fitted(self, counts, channel, metric, n_iter, references):
+    def _set_fitted(self, counts, channel, metric, n_iter, references, rules=()):
         # Every fitted attribute is set here, at the end: a failed refit keeps the previous state.
         self.counts_ = counts
         self.channel_ = channel
         self.costs_ = metric.costs
         self.metric_ = metric
         self.n_iter_ = n_iter
+        self.rules_ = list(rules)
         self.vocabulary_ = [chr(c) for c in counts.vocabulary]
         self.references_ = references
         return self
@@ -264,6 +289,41 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         else:
             channel = _smoothing.additive(counts, k, self.model)
         return channel, WeightedLevenshtein.from_tables(channel.cost_tables())
+
+    def _learn_rules(self, X, y, metric, channel, k, threads):
+        """Discover multi-character edits, realign with them, count and smooth.
+
+        Returns (single-character counts, channel, metric with rules, rules_).
+        """
+        op, src, tgt, pair = metric.align_batch(X, y, threads)
+        found, seen = _multichar.discover(op, src, tgt, pair, self.max_token_length, self.min_count)
+        if not found:
+            return (*self._single(src, tgt, k), [])
+        # Realign with each rule at the cost its windows' count gives it.
+        start = _multichar.rule_costs(
+            found, seen, X, len(channel.vocabulary), k, channel.normaliser,
+            _smoothing.DEFAULT_COST,
+        )  # fmt: skip
+        rules = tuple((s, t, c) for (s, t), c in zip(found, start, strict=True))
+        aligner = WeightedLevenshtein.from_tables(replace(metric.costs, rules=rules))
+        op, src, tgt, pair = aligner.align_batch(X, y, threads)
+        is_rule = op == _multichar.OP_RULE
+        counts, channel, _ = self._single(src[~is_rule], tgt[~is_rule], k)
+        rule_counts = np.bincount(src[is_rule], minlength=len(found))
+        costs = _multichar.rule_costs(
+            found, rule_counts, X, counts.n_chars, k, channel.normaliser, _smoothing.DEFAULT_COST
+        )
+        tables = replace(
+            channel.cost_tables(),
+            rules=tuple((s, t, c) for (s, t), c in zip(found, costs, strict=True)),
+        )
+        rules = [(s, t, int(n)) for (s, t), n in zip(found, rule_counts, strict=True)]
+        return counts, channel, WeightedLevenshtein.from_tables(tables), rules
+
+    def _single(self, src, tgt, k):
+        counts = EditCounts.from_columns(src, tgt)
+        channel = _smoothing.additive(counts, k, self.model)
+        return counts, channel, WeightedLevenshtein.from_tables(channel.cost_tables())
 
     def _em(self, X, y, counts, channel, k, threads):
         """Forward-backward re-estimation from ``channel``: (counts, channel, iterations).
@@ -316,7 +376,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         base = check_number(log_base, "log_base", low=0, low_open=True)
         if base == 1:
             raise ValueError("log_base must not be 1")
-        return WeightedEditDistance._from_tables(self.channel_.log_tables(math.log(base)), base)
+        scale = math.log(base)
+        z = self.channel_.normaliser
+        rules = tuple((s, t, c * z / scale) for s, t, c in self.metric_.costs.rules)
+        tables = replace(self.channel_.log_tables(scale), rules=rules)
+        return WeightedEditDistance._from_tables(tables, base)
 
     def log_likelihood(self, a, b):
         """Natural log of P(b | a) summed over every alignment of ``a`` (OCR) to ``b`` (truth)."""
@@ -337,8 +401,12 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             raise ValueError(f"method must be one of {ALIGNMENTS} or None, got {method!r}")
         if method == "forward":
             return self.to_weighted_edit_distance().log_likelihoods(X, y, n_jobs=self.n_jobs)
-        _, src, tgt, pair = self.metric_.align_batch(X, y, n_threads(self.n_jobs))
+        op, src, tgt, pair = self.metric_.align_batch(X, y, n_threads(self.n_jobs))
         logp = self.channel_.log_prob(src, tgt)
+        is_rule = op == _multichar.OP_RULE
+        if is_rule.any():  # a multi-character edit: ln P = -cost * Z
+            rule_cost = np.array([c for _, _, c in self.metric_.costs.rules])
+            logp[is_rule] = -rule_cost[src[is_rule]] * self.channel_.normaliser
         return np.bincount(pair, weights=logp, minlength=len(X))
 
     def score(self, X, y, method=None):
