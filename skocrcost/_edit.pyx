@@ -50,9 +50,9 @@ MAX_ALIGN_CELLS = 1 << 28
 
 cdef struct Extra:
     const double* match         # n: cost of matching a character, by id
-    const int64_t* tkeys        # sorted first_id * n + second_id of listed transpositions
+    const int64_t* tptr         # listed transpositions, CSR by first id (n + 1)
+    const int32_t* tsecond      # their second ids, sorted within a first id
     const double* tcost
-    Py_ssize_t nt
     double tdefault             # any other transposition (inf: none)
     bint trans                  # whether any transposition has a finite cost
     const cp_t* pcp             # the pieces' code points, end to end; piece 0 is ""
@@ -78,33 +78,31 @@ cdef inline double softmin(double x, double y, double scale) noexcept nogil:
     return lo - log1p(exp(-scale * (hi - lo))) / scale
 
 
-cdef inline double trans_cost(const Table* t, const Extra* e, int ia, int ib) noexcept nogil:
-    cdef int64_t key = <int64_t> ia * t.n + ib
-    cdef Py_ssize_t lo = 0, hi = e.nt, mid
-    if ia == 0 or ib == 0:
-        return e.tdefault
+cdef inline Py_ssize_t csr_find(const int64_t* indptr, const int32_t* indices,
+                                Py_ssize_t row, int32_t col) noexcept nogil:
+    """Index of ``col`` among row ``row``'s sorted ``indices``, or -1."""
+    cdef int64_t lo = indptr[row], hi = indptr[row + 1], mid
     while lo < hi:
         mid = (lo + hi) >> 1
-        if e.tkeys[mid] < key:
+        if indices[mid] < col:
             lo = mid + 1
         else:
             hi = mid
-    if lo < e.nt and e.tkeys[lo] == key:
-        return e.tcost[lo]
-    return e.tdefault
+    if lo < indptr[row + 1] and indices[lo] == col:
+        return lo
+    return -1
+
+
+cdef inline double trans_cost(const Table* t, const Extra* e, int ia, int ib) noexcept nogil:
+    cdef Py_ssize_t k
+    if ia == 0 or ib == 0:
+        return e.tdefault
+    k = csr_find(e.tptr, e.tsecond, ia, ib)
+    return e.tcost[k] if k >= 0 else e.tdefault
 
 
 cdef inline Py_ssize_t find_rule(const Extra* e, int32_t k, int32_t l) noexcept nogil:
-    cdef int64_t lo = e.rptr[k], hi = e.rptr[k + 1], mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if e.rtgt[mid] < l:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < e.rptr[k + 1] and e.rtgt[lo] == l:
-        return lo
-    return -1
+    return csr_find(e.rptr, e.rtgt, k, l)
 
 
 cdef Py_ssize_t piece_ends(const Extra* e, const cp_t* x, Py_ssize_t n, bint src,
@@ -395,24 +393,29 @@ cdef class EditKernel(CostKernel):
         maxp = int(lengths[rule_src].max()) if rule_src.shape[0] else 0
         maxq = int(lengths[rule_tgt].max()) if rule_tgt.shape[0] else 0
         trans_default = float(trans_default)
+        tfirst, tsecond = np.divmod(trans_keys, self.t.n)
+        tptr = np.zeros(self.t.n + 1, dtype=np.int64)
+        np.add.at(tptr, tfirst + 1, 1)
+        tptr = np.cumsum(tptr)
+        tsecond = tsecond.astype(np.int32)
         self._extra = (match, trans_keys, trans_cost, trans_default, pieces, piece_off,
-                       rule_src, rule_tgt, rule_cost, rptr, psrc, ptgt)
-        self._point_extra(match, trans_keys, trans_cost, pieces, piece_off, rptr, psrc, ptgt,
-                          rule_src, rule_tgt, rule_cost)
+                       rule_src, rule_tgt, rule_cost, rptr, psrc, ptgt, tptr, tsecond)
+        self._point_extra(match, tptr, tsecond, trans_cost, pieces, piece_off, rptr, psrc,
+                          ptgt, rule_src, rule_tgt, rule_cost)
         self.e.tdefault = trans_default
         self.e.trans = bool(trans_default < INFINITY or np.any(trans_cost < INFINITY))
         self.e.maxp = maxp
         self.e.maxq = maxq
 
-    cdef _point_extra(self, const double[::1] match, const int64_t[::1] tkeys,
-                      const double[::1] tcost, const cp_t[::1] pieces,
+    cdef _point_extra(self, const double[::1] match, const int64_t[::1] tptr,
+                      const int32_t[::1] tsecond, const double[::1] tcost, const cp_t[::1] pieces,
                       const int64_t[::1] poff, const int64_t[::1] rptr,
                       const uint8_t[::1] psrc, const uint8_t[::1] ptgt,
                       const int32_t[::1] rsrc, const int32_t[::1] rtgt,
                       const double[::1] rcost):
         self.e.match = &match[0]
-        self.e.nt = tkeys.shape[0]
-        self.e.tkeys = &tkeys[0] if tkeys.shape[0] else NULL
+        self.e.tptr = &tptr[0]
+        self.e.tsecond = &tsecond[0] if tsecond.shape[0] else NULL
         self.e.tcost = &tcost[0] if tcost.shape[0] else NULL
         self.e.pcp = &pieces[0] if pieces.shape[0] else NULL
         self.e.poff = &poff[0]
