@@ -185,6 +185,8 @@ class WeightedLevenshtein(EditKernel):
     align = CostKernel.align
     align_batch = CostKernel.align_batch
     _pairwise = CostKernel.pairwise
+    # Single-character tables only: what the trie index (neighbors) reads.
+    _kernel_args = CostKernel._kernel_args
 
     def __call__(self, a, b):
         """``distance(a, b)``, also for what scikit-learn's ``pairwise_distances`` passes.
@@ -347,6 +349,7 @@ _GENERAL_METHODS = {
     "align": EditKernel.align,
     "align_batch": EditKernel.align_batch,
     "_pairwise": EditKernel.pairwise,
+    "_kernel_args": EditKernel._kernel_args,
 }
 _GENERAL_CLASSES = {}
 

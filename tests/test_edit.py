@@ -9,9 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_general
+from sklearn.metrics import pairwise_distances
+from skocrcost._index import LexiconIndex
 from strategies import cost_dicts, edit_dicts, text
 
-from skocrcost import EditOperation, WeightedLevenshtein, _dp, _edit, _edit_py
+from skocrcost import (
+    EditDistanceNeighbors,
+    EditOperation,
+    WeightedLevenshtein,
+    _dp,
+    _edit,
+    _edit_py,
+)
 from skocrcost._costs import CostTables
 
 letters = st.text(alphabet=st.sampled_from("rnmcl1Idab\u4e2d"), max_size=9)
@@ -246,3 +255,22 @@ def test_subclasses_stay_subclasses():
 def test_bad_general_costs_are_refused_with_the_argument_named(kwargs, error, match):
     with pytest.raises(error, match=match):
         WeightedLevenshtein(**kwargs)
+
+
+def test_neighbors_use_the_trie_only_for_single_character_tables():
+    lexicon = ["modern", "corn", "com", "the", "then"]
+    fast = EditDistanceNeighbors(1).fit(lexicon)
+    assert isinstance(fast.index_, LexiconIndex)
+    general = WeightedLevenshtein({("rn", "m"): 0.1}, default_transposition_cost=0.2)
+    nn = EditDistanceNeighbors(1, metric=general).fit(lexicon)
+    assert not isinstance(nn.index_, LexiconIndex)
+    dist, ind = nn.kneighbors(["teh", "corn"])
+    assert [lexicon[i] for i in ind[:, 0]] == ["the", "corn"]
+    assert dist[0, 0] == pytest.approx(0.2)
+    # and scikit-learn's pairwise_distances calls the general distance
+    got = pairwise_distances(
+        np.array(["corn"], dtype=object)[:, None],
+        np.array(["com"], dtype=object)[:, None],
+        metric=general,
+    )
+    assert got[0, 0] == pytest.approx(0.1)
