@@ -457,16 +457,52 @@ cdef class EditKernel(CostKernel):
         ptr, lst = self._ends(offsets, cps, src)
         return offsets, ids, cps, ptr, lst
 
-    def _rows(self):
+    cdef Py_ssize_t _rows(self):
         return max(self.e.maxp, 2) + 1
 
     def distance(self, str a not None, str b not None):
         """Cheapest total cost of the edits turning ``a`` (OCR side) into ``b`` (truth side)."""
-        return float(self._pairs([a], [b], 1, False, 1.0)[0])
+        return self._one(a, b, False, 1.0)
 
     def soft_distance(self, str a not None, str b not None, double scale=1.0):
         """``-log(sum over all edit sequences of exp(-scale * cost)) / scale``."""
-        return float(self._pairs([a], [b], 1, True, scale)[0])
+        if not scale > 0:
+            raise ValueError(f"scale must be > 0, got {scale!r}")
+        return self._one(a, b, True, scale)
+
+    cdef double _one(self, str a, str b, bint soft, double scale) except? -1.0:
+        """One pair without arrays or threads: C buffers, the DP with the GIL released."""
+        self._check()
+        cdef Py_ssize_t n = len(a), m = len(b), R = self._rows(), na, nb
+        cdef int32_t* ids = <int32_t*> malloc((n + m + 1) * sizeof(int32_t))
+        cdef cp_t* cps = <cp_t*> malloc((n + m + 1) * sizeof(cp_t))
+        cdef int64_t* ptr = <int64_t*> malloc((n + m + 4) * sizeof(int64_t))
+        cdef double* D = <double*> malloc(R * (m + 1) * sizeof(double))
+        cdef int32_t* lst = NULL
+        cdef double result
+        try:
+            if ids == NULL or cps == NULL or ptr == NULL or D == NULL:
+                raise MemoryError()
+            self._encode_into(a, ids, cps)
+            self._encode_into(b, ids + n, cps + n)
+            na = piece_ends(&self.e, cps, n, True, ptr, NULL, 0)
+            nb = piece_ends(&self.e, cps + n, m, False, ptr + n + 2, NULL, na)
+            lst = <int32_t*> malloc((na + nb + 1) * sizeof(int32_t))
+            if lst == NULL:
+                raise MemoryError()
+            piece_ends(&self.e, cps, n, True, ptr, lst, 0)
+            piece_ends(&self.e, cps + n, m, False, ptr + n + 2, lst, na)
+            with nogil:
+                result = edit_dp(&self.t, &self.e, ids, cps, n, ptr, lst,
+                                 ids + n, cps + n, m, ptr + n + 2, lst, D, R, NULL,
+                                 soft, scale)
+        finally:
+            free(ids)
+            free(cps)
+            free(ptr)
+            free(D)
+            free(lst)
+        return result
 
     def soft_distance_batch(self, list X not None, list Y not None, double scale=1.0,
                             int n_threads=1):
