@@ -5,7 +5,7 @@ that as a run of adjacent non-match columns (``r -> m`` then ``n -> ""``).
 :func:`discover` collects the runs' windows whose two sides are at most
 ``max_length`` characters (one side at least two, neither empty) and keeps
 those seen at least ``min_count`` times.  After realigning with them as
-rules, :func:`rule_costs` smooths each rule's count in the context of its
+rules, :func:`rule_log_probs` smooths each rule's count in the context of its
 source piece, as the single-character model does for a character:
 
     P(s -> t | s) = (c(s -> t) + k) / (C(s) + k (V + 1)),   cost = -ln P / Z
@@ -19,7 +19,6 @@ than one; the costs stay comparable with the single-character ones.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 
 import numpy as np
@@ -65,16 +64,11 @@ def occurrences(strings, piece):
     return total
 
 
-def rule_costs(rules, rule_counts, X, n_chars, k, normaliser, default_cost):
-    """Smoothed cost of every rule (see the module docstring), in ``rules``' order."""
-    out = []
-    for (s, _), c in zip(rules, rule_counts, strict=True):
-        context = occurrences(X, s)
+def rule_log_probs(rule_counts, contexts, n_chars, k):
+    """ln P(s -> t | s) of every rule from its count and its source's occurrences."""
+    c = np.asarray(rule_counts, dtype=float)
+    C = np.asarray(contexts, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
         if k > 0:
-            p = (c + k) / (context + k * (n_chars + 1))
-            out.append(-math.log(p) / normaliser)
-        elif c > 0:
-            out.append(-math.log(c / context))
-        else:
-            out.append(default_cost)
-    return out
+            return np.log(c + k) - np.log(C + k * (n_chars + 1))
+        return np.where(c > 0, np.log(c) - np.log(np.maximum(C, c)), -np.inf)

@@ -6,6 +6,7 @@ import math
 import os
 from dataclasses import replace
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -21,6 +22,44 @@ from .edit_distance import WeightedEditDistance
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditCostEstimator"]
+
+
+class _Rules(NamedTuple):
+    """Multi-character edits: (source, target) pairs, their counts, their sources' counts."""
+
+    found: list
+    counts: object
+    contexts: list
+
+    def _logp(self, channel, k):
+        return _multichar.rule_log_probs(self.counts, self.contexts, len(channel.vocabulary), k)
+
+    def tables(self, channel, k):
+        """The channel's cost tables with the rules' costs ``-ln P / Z``."""
+        logp = self._logp(channel, k)
+        costs = np.where(np.isfinite(logp), -logp / channel.normaliser, _smoothing.DEFAULT_COST)
+        return replace(channel.cost_tables(), rules=self._with(costs))
+
+    def log_tables(self, channel, k):
+        """``-ln P`` of every edit, rules included (``inf`` where P = 0)."""
+        return replace(channel.log_tables(), rules=self._with(-self._logp(channel, k)))
+
+    def _with(self, costs):
+        return tuple((s, t, float(c)) for (s, t), c in zip(self.found, costs, strict=True))
+
+    def used(self):
+        """The rules counted at least once (expected count > 0)."""
+        keep = [i for i, c in enumerate(self.counts) if c > 0]
+        return _Rules(
+            [self.found[i] for i in keep],
+            np.asarray(self.counts)[keep],
+            [self.contexts[i] for i in keep],
+        )
+
+    def learned(self):
+        as_number = int if np.issubdtype(np.asarray(self.counts).dtype, np.integer) else float
+        return [(s, t, as_number(c)) for (s, t), c in zip(self.found, self.counts, strict=True)]
+
 
 # transform() refuses outputs larger than this many bytes.
 MAX_TRANSFORM_BYTES = 1 << 31
@@ -83,7 +122,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         long (one side at least 2), kept when seen at least ``min_count``
         times; the pairs are realigned with them and each is counted as an
         edit of its own, smoothed in the context of its source piece (see
-        ``skocrcost._multichar``).  Needs ``alignment="viterbi"``.
+        ``skocrcost._multichar``).  With ``alignment="forward"`` the rules are
+        found on the Viterbi alignments and then re-estimated by EM with the rest.
     min_count : int, default=5
         How often a multi-character edit must be seen to be kept.
     alignment : {"viterbi", "forward"}, default="viterbi"
@@ -116,9 +156,10 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     references_ : list of str
     n_iter_ : int
         Alignments (``"viterbi"``) or EM iterations (``"forward"``) done.
-    rules_ : list of (str, str, int)
+    rules_ : list of (str, str, int or float)
         The multi-character edits learned (source, target, count in the final
-        alignment); empty when ``max_token_length=1``.
+        alignment, or expected count with ``alignment="forward"``); empty when
+        ``max_token_length=1``.
 
     Examples
     --------
@@ -187,8 +228,6 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 "aligner must have single-character costs only: counting transpositions "
                 "and multi-character edits is not supported"
             )
-        if self.max_token_length > 1 and self.alignment != "viterbi":
-            raise ValueError("max_token_length > 1 needs alignment='viterbi'")
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
@@ -221,12 +260,13 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             if converged:
                 break
             aligner = metric
-        if self.alignment == "forward":
-            counts, channel, n_iter = self._em(X, y, counts, channel, k, threads)
-            metric = WeightedLevenshtein.from_tables(channel.cost_tables())
-        rules = []
+        rules = _Rules([], [], [])
         if self.max_token_length > 1:
-            counts, channel, metric, rules = self._learn_rules(X, y, metric, channel, k, threads)
+            counts, channel, rules = self._learn_rules(X, y, metric, channel, k, threads)
+        if self.alignment == "forward":
+            counts, channel, rules, n_iter = self._em(X, y, counts, channel, rules, k, threads)
+        rules = rules.used()
+        metric = WeightedLevenshtein.from_tables(rules.tables(channel, k))
         references = references if references is not None else list(dict.fromkeys(y))
         return self._set_fitted(counts, channel, metric, n_iter, references, rules)
 
@@ -270,14 +310,14 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         channel, metric = self._learn(counts, k)
         return self._set_fitted(counts, channel, metric, 1, references or [])
 
-    def _set_fitted(self, counts, channel, metric, n_iter, references, rules=()):
+    def _set_fitted(self, counts, channel, metric, n_iter, references, rules=None):
         # Every fitted attribute is set here, at the end: a failed refit keeps the previous state.
         self.counts_ = counts
         self.channel_ = channel
         self.costs_ = metric.costs
         self.metric_ = metric
         self.n_iter_ = n_iter
-        self.rules_ = list(rules)
+        self.rules_ = [] if rules is None else rules.learned()
         self.vocabulary_ = [chr(c) for c in counts.vocabulary]
         self.references_ = references
         return self
@@ -291,42 +331,30 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         return channel, WeightedLevenshtein.from_tables(channel.cost_tables())
 
     def _learn_rules(self, X, y, metric, channel, k, threads):
-        """Discover multi-character edits, realign with them, count and smooth.
+        """Discover multi-character edits, realign with them, count them.
 
-        Returns (single-character counts, channel, metric with rules, rules_).
+        Returns (single-character counts, channel, _Rules).
         """
         op, src, tgt, pair = metric.align_batch(X, y, threads)
         found, seen = _multichar.discover(op, src, tgt, pair, self.max_token_length, self.min_count)
         if not found:
-            return (*self._single(src, tgt, k), [])
+            return (*self._single(src, tgt, k), _Rules([], [], []))
+        contexts = [_multichar.occurrences(X, s) for s, _ in found]
         # Realign with each rule at the cost its windows' count gives it.
-        start = _multichar.rule_costs(
-            found, seen, X, len(channel.vocabulary), k, channel.normaliser,
-            _smoothing.DEFAULT_COST,
-        )  # fmt: skip
-        rules = tuple((s, t, c) for (s, t), c in zip(found, start, strict=True))
-        aligner = WeightedLevenshtein.from_tables(replace(metric.costs, rules=rules))
+        start = _Rules(found, seen, contexts)
+        aligner = WeightedLevenshtein.from_tables(start.tables(channel, k))
         op, src, tgt, pair = aligner.align_batch(X, y, threads)
         is_rule = op == _multichar.OP_RULE
-        counts, channel, _ = self._single(src[~is_rule], tgt[~is_rule], k)
+        counts, channel = self._single(src[~is_rule], tgt[~is_rule], k)
         rule_counts = np.bincount(src[is_rule], minlength=len(found))
-        costs = _multichar.rule_costs(
-            found, rule_counts, X, counts.n_chars, k, channel.normaliser, _smoothing.DEFAULT_COST
-        )
-        tables = replace(
-            channel.cost_tables(),
-            rules=tuple((s, t, c) for (s, t), c in zip(found, costs, strict=True)),
-        )
-        rules = [(s, t, int(n)) for (s, t), n in zip(found, rule_counts, strict=True)]
-        return counts, channel, WeightedLevenshtein.from_tables(tables), rules
+        return counts, channel, _Rules(found, rule_counts, contexts)
 
     def _single(self, src, tgt, k):
         counts = EditCounts.from_columns(src, tgt)
-        channel = _smoothing.additive(counts, k, self.model)
-        return counts, channel, WeightedLevenshtein.from_tables(channel.cost_tables())
+        return counts, _smoothing.additive(counts, k, self.model)
 
-    def _em(self, X, y, counts, channel, k, threads):
-        """Forward-backward re-estimation from ``channel``: (counts, channel, iterations).
+    def _em(self, X, y, counts, channel, rules, k, threads):
+        """Forward-backward re-estimation from ``channel``: (counts, channel, rules, iterations).
 
         The E-step needs a proper channel, or EM runs off to a degenerate optimum:
         conditioning insertions on the truth character (the unified model) lets
@@ -337,7 +365,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         ``lambda_t`` (estimated per slot, smoothed by ``k``), otherwise read the
         next OCR character ``s`` as ``t``, nothing, or ``s`` itself with the
         model's ``P(. | s)`` (or stop at the end), times ``1 - sum(lambda)``.
-        The smoothing ``model`` then turns the expected counts into costs.
+        Multi-character edits enter with their ``P(s -> t | s)``.  The smoothing
+        ``model`` then turns the expected counts into costs.
         """
         previous = -math.inf
         n_iter = 0
@@ -349,11 +378,12 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 lam = (ins_counts + k) / (slots + k * counts.n_chars)
                 lam[0] = k / (slots + k * counts.n_chars)
                 stay = math.log1p(-min(float(lam[1:].sum()), 1.0 - 1e-12))
-                tables = replace(channel.log_tables(), ins=-np.log(lam))
+                tables = replace(rules.log_tables(channel, k), ins=-np.log(lam))
             kernel = EditKernel(*tables.kernel_args(), *tables.edit_args())
-            expected, _, _, loglik = kernel.expected_counts(X, y, 1.0, threads)
+            expected, _, rule_counts, loglik = kernel.expected_counts(X, y, 1.0, threads)
             counts = EditCounts(counts.vocabulary, expected)
             channel = _smoothing.additive(counts, k, self.model)
+            rules = _Rules(rules.found, rule_counts, rules.contexts)
             # ln P(truth | ocr) under the probabilities before this step: every path
             # of a pair also takes n + 1 "no insertion here" factors 1 - sum(lambda),
             # the same for all its paths, so they are left out of the E-step.
@@ -361,7 +391,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             if mean - previous < EM_TOL:
                 break
             previous = mean
-        return counts, channel, n_iter
+        return counts, channel, rules, n_iter
 
     def to_weighted_edit_distance(self, log_base=math.e):
         """The learned probabilities as a :class:`WeightedEditDistance` (the channel).

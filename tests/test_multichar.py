@@ -47,10 +47,26 @@ def test_frequent_confusions_become_single_edits():
     assert ("li", "h") in {(s, t) for s, t, _ in lower.rules_}
 
 
-def test_multi_character_learning_needs_viterbi_alignment():
+def test_em_re_estimates_the_multi_character_edits_too():
+    X, y = rn_pairs(60, 3)
+    em = EditCostEstimator(k=0.1, max_token_length=2, alignment="forward", max_iter=5).fit(X, y)
+    learned = {(s, t): n for s, t, n in em.rules_}
+    assert isinstance(learned[("rn", "m")], float)
+    # every OCR "rn" stands for a truth "m": nearly all the posterior mass goes to the rule
+    assert learned[("rn", "m")] == pytest.approx(sum("rn" in a for a in X), abs=0.01)
+    assert [op.kind for op in em.metric_.explain("tirne", "time")] == [
+        "match",
+        "match",
+        "substitute",
+        "match",
+    ]
+    assert em.score(X, y) > EditCostEstimator(k=0.1, alignment="forward", max_iter=5).fit(
+        X, y
+    ).score(X, y)
+
+
+def test_bad_multi_character_parameters_are_refused():
     X, y = rn_pairs(10, 0)
-    with pytest.raises(ValueError, match="max_token_length"):
-        EditCostEstimator(max_token_length=2, alignment="forward").fit(X, y)
     with pytest.raises(ValueError, match="min_count"):
         EditCostEstimator(max_token_length=2, min_count=0).fit(X, y)
     with pytest.raises(ValueError, match="max_token_length"):
