@@ -45,7 +45,9 @@ cdef enum:
     MOVE_TRANS = 3
     MOVE_RULE = 4       # rule r is move 4 + r
 
-MAX_ALIGN_CELLS = 1 << 28
+# Largest DP matrix (cells) one alignment or forward-backward may allocate: 12-16
+# bytes per cell.
+MAX_ALIGN_CELLS = 1 << 25
 
 
 cdef struct Extra:
@@ -157,12 +159,27 @@ cdef double edit_dp(const Table* t, const Extra* e,
     Returns D[n, m].
     """
     cdef Py_ssize_t i, j, w = m + 1, ka, lb, p, q, r
-    cdef double best, x
+    cdef double best, x, dl = 0.0, tc = 0.0
     cdef int32_t mv, k, l
     cdef double* row
-    cdef int ia
+    cdef const double* prev = NULL     # row i - 1
+    cdef const double* prev2 = NULL    # row i - 2
+    cdef int ia = 0
+    cdef cp_t ca = 0
+    cdef bint swap
     for i in range(n + 1):
+        # Row pointers and the OCR character's costs once per row, not per cell.
         row = D + (i % R) * w
+        if i > 0:
+            prev = D + ((i - 1) % R) * w
+            ia = aid[i - 1]
+            ca = acp[i - 1]
+            dl = t.dele[ia]
+        if i > 1:
+            prev2 = D + ((i - 2) % R) * w
+        swap = e.trans and i > 1 and acp[i - 2] != ca
+        if swap:
+            tc = trans_cost(t, e, aid[i - 2], ia)
         for j in range(m + 1):
             if i == 0 and j == 0:
                 row[0] = 0.0
@@ -172,15 +189,14 @@ cdef double edit_dp(const Table* t, const Extra* e,
             best = INFINITY
             mv = -1
             if i > 0 and j > 0:
-                ia = aid[i - 1]
-                if acp[i - 1] == bcp[j - 1]:
-                    x = D[((i - 1) % R) * w + j - 1] + e.match[ia]
+                if ca == bcp[j - 1]:
+                    x = prev[j - 1] + e.match[ia]
                 else:
-                    x = D[((i - 1) % R) * w + j - 1] + sub_cost(t, ia, bid[j - 1])
+                    x = prev[j - 1] + sub_cost(t, ia, bid[j - 1])
                 best = x
                 mv = MOVE_DIAG
             if i > 0:
-                x = D[((i - 1) % R) * w + j] + t.dele[aid[i - 1]]
+                x = prev[j] + dl
                 if soft:
                     best = softmin(best, x, scale)
                 elif mv < 0 or x < best:
@@ -193,9 +209,8 @@ cdef double edit_dp(const Table* t, const Extra* e,
                 elif mv < 0 or x < best:
                     best = x
                     mv = MOVE_LEFT
-            if (e.trans and i > 1 and j > 1 and acp[i - 2] != acp[i - 1]
-                    and acp[i - 2] == bcp[j - 1] and acp[i - 1] == bcp[j - 2]):
-                x = D[((i - 2) % R) * w + j - 2] + trans_cost(t, e, aid[i - 2], aid[i - 1])
+            if swap and j > 1 and acp[i - 2] == bcp[j - 1] and ca == bcp[j - 2]:
+                x = prev2[j - 2] + tc
                 if soft:
                     best = softmin(best, x, scale)
                 elif mv < 0 or x < best:

@@ -274,3 +274,24 @@ def test_neighbors_use_the_trie_only_for_single_character_tables():
         metric=general,
     )
     assert got[0, 0] == pytest.approx(0.1)
+
+
+def test_long_strings_keep_only_the_rows_the_rules_need():
+    wl = WeightedLevenshtein({("rn", "m"): 0.25, ("m", "rn"): 0.5}, default_transposition_cost=0.5)
+    # three DP rows for thousands of characters
+    assert wl.distance("rn" * 3_000, "m" * 3_000) == pytest.approx(750.0)
+    assert wl.distance("m" * 3_000, "rn" * 3_000) == pytest.approx(1_500.0)
+    assert wl.distance("abc" * 2_000, "bac" * 2_000) == pytest.approx(1_000.0)
+    with pytest.raises(ValueError, match="use distance"):
+        wl.align("rn" * 5_000, "m" * 5_000)
+
+
+def test_impossible_edits_give_infinite_distance_and_still_explain():
+    from skocrcost import WeightedEditDistance
+
+    none = WeightedEditDistance(
+        default_substitute_weight=-math.inf, default_insert_weight=-math.inf
+    )
+    ops = none.explain("a", "b")
+    assert sum(op.cost for op in ops) == math.inf
+    assert none.pairwise(["a"], ["b", ""]).tolist() == [[math.inf, 1.0]]
