@@ -76,6 +76,15 @@ class CostTables:
         ``rowdef[s] + coldef[t]``; ``rowdef[0]`` alone when ``s`` is outside the alphabet.
     ins, dele : ndarray of float64, shape (V + 1,)
         Insertion and deletion costs by id; index 0 holds the defaults.
+    match : ndarray of float64, shape (V + 1,), or None
+        Cost of reading each character correctly (None: all 0, as in Levenshtein).
+    trans_src, trans_tgt, trans_cost : ndarray
+        Listed transpositions ``first second -> second first`` by id, sorted.
+    trans_default : float
+        Cost of any other transposition of two different characters; inf: none.
+    rules : tuple of (str, str, float)
+        Multi-character edits (source, target, cost), sorted; one side longer
+        than one character, either side possibly empty.
     """
 
     chars: np.ndarray
