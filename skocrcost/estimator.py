@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils._metadata_requests import UNUSED
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -178,6 +179,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
 
     _requires_y = True  # learns from (OCR, truth) pairs
 
+    # score's ``method`` is an option, not metadata: no set_score_request.
+    __metadata_request__score = {"method": UNUSED}
+
     _parameter_constraints = {
         "k": [Interval(Real, 0, None, closed="left")],
         "model": [StrOptions(set(_smoothing.MODELS))],
@@ -317,7 +321,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self.costs_ = metric.costs
         self.metric_ = metric
         self.n_iter_ = n_iter
-        self.rules_ = [] if rules is None else rules.learned()
+        rules = _Rules([], [], []) if rules is None else rules
+        self.rules_ = rules.learned()
+        self._rules = rules  # with the sources' occurrence counts, for save()
         self.vocabulary_ = [chr(c) for c in counts.vocabulary]
         self.references_ = references
         return self
@@ -505,6 +511,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             "references": list(self.references_) if include_references else None,
             **_persist.counts_to_json(self.counts_),
         }
+        if self._rules.found:  # multi-character edits: (source, target, count, C(source))
+            state["rules"] = [
+                [s, t, c.item() if hasattr(c, "item") else c, int(n)]
+                for (s, t), c, n in zip(*self._rules, strict=True)
+            ]
         _persist.write_json({**self.metric_.to_dict(), _persist.ESTIMATOR_KEY: state}, path)
 
     @classmethod
@@ -536,22 +547,51 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 f"(this skocrcost reads {_persist.FORMAT_VERSION})"
             )
         params = state.get("params")
-        if isinstance(params, dict):  # files written before Katz smoothing are additive
-            params = {"smoothing": "additive", "discount": 0.5, **params}
-        if not isinstance(params, dict) or set(params) != set(cls().get_params()):
-            raise ValueError(f"{where}: 'params' must hold exactly {sorted(cls().get_params())}")
+        known = cls().get_params()
+        # Files from before a parameter existed lack it: it takes its default.
+        if not isinstance(params, dict) or not set(_FIRST_PARAMS) <= set(params) <= set(known):
+            raise ValueError(
+                f"{where}: 'params' must hold {sorted(_FIRST_PARAMS)} and may hold "
+                f"{sorted(set(known) - set(_FIRST_PARAMS))}, nothing else"
+            )
         if params["aligner"] is not None:
             params = {**params, "aligner": WeightedLevenshtein.from_dict(params["aligner"])}
         est = cls(**params)
         k, _, _ = est._check_params()
         counts = _persist.counts_from_json(state, where)
-        channel, metric = est._learn(counts, k)
+        rules = _rules_from_json(state.get("rules", []), where)
+        channel, _ = est._learn(counts, k)
+        metric = WeightedLevenshtein.from_tables(rules.tables(channel, k))
         if metric != WeightedLevenshtein.from_dict(data):
             raise ValueError(f"{where}: the costs disagree with the counts (edited by hand?)")
         n_iter = check_number(state.get("n_iter"), f"{where}: n_iter", low=1, integer=True)
         references = state.get("references")
         references = [] if references is None else check_strings(references, "references")
-        return est._set_fitted(counts, channel, metric, n_iter, references)
+        return est._set_fitted(counts, channel, metric, n_iter, references, rules)
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "metric_")
+
+
+# The parameters every saved estimator has (format version 1 as first written).
+_FIRST_PARAMS = ("aligner", "k", "max_iter", "model", "n_jobs", "references")
+
+
+def _rules_from_json(items, where):
+    """The multi-character edits of a saved estimator, every field checked."""
+    ok = isinstance(items, list) and all(
+        isinstance(r, list)
+        and len(r) == 4
+        and isinstance(r[0], str)
+        and isinstance(r[1], str)
+        and isinstance(r[2], (int, float))
+        and not isinstance(r[2], bool)
+        and 0 <= r[2] < math.inf
+        and isinstance(r[3], int)
+        and r[3] >= 0
+        for r in items
+    )
+    if not ok:
+        raise ValueError(f"{where}: 'rules' must be a list of [source, target, count, C(source)]")
+    return _Rules([(r[0], r[1]) for r in items], [r[2] for r in items], [r[3] for r in items])
+

@@ -83,3 +83,16 @@ def test_learned_multi_character_edits_lower_held_out_cost_on_real_ocr():
     cost_multi = np.mean([multi.metric_.distance(a, b) for a, b in zip(Xte, yte)])
     assert cost_multi < cost_single
     assert multi.score(Xte, yte) > single.score(Xte, yte)
+
+
+@pytest.mark.parametrize("alignment", ["viterbi", "forward"])
+def test_models_with_rules_or_expected_counts_save_and_load(tmp_path, alignment):
+    X, y = rn_pairs(60, 3)
+    est = EditCostEstimator(k=0.1, max_token_length=2, alignment=alignment, max_iter=3).fit(X, y)
+    path = tmp_path / "model.json.gz"
+    est.save(path)
+    back = EditCostEstimator.load(path)
+    assert back.metric_ == est.metric_
+    assert back.rules_ == est.rules_
+    assert back.score(X, y) == est.score(X, y)
+    assert back.metric_.distance("tirne", "time") == est.metric_.distance("tirne", "time")
