@@ -311,6 +311,15 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 f"max_iter must be 1 in fit_from_counts, got {self.max_iter}: realigning "
                 "with the learned metric needs the pairs (use fit)"
             )
+        for name, value, plain in (
+            ("alignment", self.alignment, "viterbi"),
+            ("max_token_length", self.max_token_length, 1),
+        ):
+            if value != plain:
+                raise ValueError(
+                    f"{name} must be {plain!r} in fit_from_counts, got {value!r}: "
+                    "it needs the pairs (use fit)"
+                )
         channel, metric = self._learn(counts, k)
         return self._set_fitted(counts, channel, metric, 1, references or [])
 

@@ -260,8 +260,7 @@ class WeightedLevenshtein(EditKernel):
         rows = max(1, min(len(X), int(working_memory * 2**20) // (8 * max(len(Y), 1))))
         # Checked above, eagerly; the generator only computes.
         return (
-            CostKernel.pairwise(self, X[start : start + rows], Y, threads)
-            for start in range(0, len(X), rows)
+            self._pairwise(X[start : start + rows], Y, threads) for start in range(0, len(X), rows)
         )
 
     def explain(self, a, b):

@@ -295,3 +295,11 @@ def test_impossible_edits_give_infinite_distance_and_still_explain():
     ops = none.explain("a", "b")
     assert sum(op.cost for op in ops) == math.inf
     assert none.pairwise(["a"], ["b", ""]).tolist() == [[math.inf, 1.0]]
+
+
+def test_chunked_pairwise_uses_the_general_dp():
+    wl = WeightedLevenshtein({("rn", "m"): 0.1})
+    X, Y = ["corn", "barn", "teh"], ["com", "bam", "the"]
+    blocks = list(wl.pairwise_chunked(X, Y))
+    np.testing.assert_array_equal(np.vstack(blocks), wl.pairwise(X, Y))
+    assert np.vstack(blocks)[0, 0] == pytest.approx(0.1)

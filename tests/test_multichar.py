@@ -96,3 +96,11 @@ def test_models_with_rules_or_expected_counts_save_and_load(tmp_path, alignment)
     assert back.rules_ == est.rules_
     assert back.score(X, y) == est.score(X, y)
     assert back.metric_.distance("tirne", "time") == est.metric_.distance("tirne", "time")
+
+
+def test_fit_from_counts_refuses_what_needs_the_pairs():
+    counts = EditCostEstimator().fit(["a"], ["b"]).counts_
+    with pytest.raises(ValueError, match="alignment"):
+        EditCostEstimator(alignment="forward").fit_from_counts(counts)
+    with pytest.raises(ValueError, match="max_token_length"):
+        EditCostEstimator(max_token_length=2).fit_from_counts(counts)
