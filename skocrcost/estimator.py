@@ -366,7 +366,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
 
     def _single(self, src, tgt, k):
         counts = EditCounts.from_columns(src, tgt)
-        return counts, _smoothing.additive(counts, k, self.model)
+        return counts, self._learn(counts, k)[0]
 
     def _em(self, X, y, counts, channel, rules, k, threads):
         """Forward-backward re-estimation from ``channel``: (counts, channel, rules, iterations).
@@ -397,7 +397,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             kernel = EditKernel(*tables.kernel_args(), *tables.edit_args())
             expected, _, rule_counts, loglik = kernel.expected_counts(X, y, 1.0, threads)
             counts = EditCounts(counts.vocabulary, expected)
-            channel = _smoothing.additive(counts, k, self.model)
+            channel = self._learn(counts, k)[0]
             rules = _Rules(rules.found, rule_counts, rules.contexts)
             # ln P(truth | ocr) under the probabilities before this step: every path
             # of a pair also takes n + 1 "no insertion here" factors 1 - sum(lambda),
@@ -603,4 +603,3 @@ def _rules_from_json(items, where):
     if not ok:
         raise ValueError(f"{where}: 'rules' must be a list of [source, target, count, C(source)]")
     return _Rules([(r[0], r[1]) for r in items], [r[2] for r in items], [r[3] for r in items])
-
