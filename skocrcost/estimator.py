@@ -227,6 +227,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self._validate_params()  # types, ranges and options, each error naming the parameter
         k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
         check_number(self.discount, "discount", low=0)
+        if self.alignment == "forward" and self.smoothing != "additive":
+            # Katz discounts whole counts; EM's expected counts are fractional.
+            raise ValueError(
+                "alignment='forward' needs smoothing='additive' (EM counts are fractional)"
+            )
         if self.aligner is not None and self.aligner.costs.general:
             raise ValueError(
                 "aligner must have single-character costs only: counting transpositions "

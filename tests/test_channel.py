@@ -130,3 +130,9 @@ def test_fractional_counts_stay_additive():
     assert total.most_common(1, errors_only=False)[0] == ("a", "a", 1.5)
     assert (part + part) == EditCounts(whole.vocabulary, whole.matrix.astype(float))
     assert whole.matrix.dtype == np.int64
+
+
+def test_em_needs_additive_smoothing():
+    X, y, _ = channel_data(20)
+    with pytest.raises(ValueError, match="alignment='forward' needs smoothing='additive'"):
+        EditCostEstimator(alignment="forward", smoothing="katz").fit(X, y)
