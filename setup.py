@@ -10,7 +10,7 @@ import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ["_dp", "_index"]
+KERNELS = ["_dp", "_index", "_edit"]
 
 
 def _openmp_flags():

@@ -4,6 +4,7 @@ from ._costs import CostTables
 from ._counting import EditCounts
 from .correction import OCRCorrector
 from .datasets import pretrained
+from .edit_distance import WeightedEditDistance
 from .estimator import EditCostEstimator
 from .lm import KatzBackoffLM
 from .metrics import EditOperation, WeightedLevenshtein
@@ -20,6 +21,7 @@ __all__ = [
     "EditOperation",
     "KatzBackoffLM",
     "OCRCorrector",
+    "WeightedEditDistance",
     "WeightedLevenshtein",
     "plot_costs",
     "pretrained",

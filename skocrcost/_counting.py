@@ -24,8 +24,10 @@ class EditCounts:
     ----------
     vocabulary : ndarray of uint32, shape (V,)
         Sorted code points seen on either side; character ``vocabulary[i]`` has id ``i + 1``.
-    matrix : scipy.sparse.csr_array of int64, shape (V + 1, V + 1)
-        See the module docstring.
+    matrix : scipy.sparse.csr_array of int64 or float64, shape (V + 1, V + 1)
+        See the module docstring.  Counts of aligned columns are integers;
+        expected counts over all alignments (forward-backward) are fractional.
+        Adding integer and fractional counts gives fractional ones.
     """
 
     def __init__(self, vocabulary, matrix):
@@ -34,15 +36,19 @@ class EditCounts:
             raise ValueError("vocabulary must be strictly increasing code points")
         self.vocabulary = vocabulary.astype(np.uint32)
         n = len(vocabulary) + 1
-        self.matrix = sp.csr_array(matrix, dtype=np.int64)
+        matrix = sp.csr_array(matrix)
+        # Counts of aligned columns are integers; forward-backward's expected counts are not.
+        integral = np.issubdtype(matrix.dtype, np.integer) or matrix.dtype == bool
+        self.matrix = matrix.astype(np.int64 if integral else np.float64)
         if self.matrix.shape != (n, n):
             raise ValueError(
                 f"matrix must have shape (len(vocabulary) + 1,) * 2 = {(n, n)}, "
                 f"got {self.matrix.shape}"
             )
-        if self.matrix.nnz and self.matrix.data.min() < 0:
+        if self.matrix.nnz and not (self.matrix.data.min() >= 0):  # also refuses NaN
             raise ValueError("matrix must hold counts >= 0")
         self.matrix.sum_duplicates()
+        self.matrix.eliminate_zeros()
 
     @classmethod
     def from_columns(cls, src, tgt):
@@ -114,13 +120,14 @@ class EditCounts:
         rows, cols, data = coo.row[keep], coo.col[keep], coo.data[keep]
         order = np.lexsort((cols, rows, -data))[:n]
         letter = self._letter
-        return [(letter(rows[i]), letter(cols[i]), int(data[i])) for i in order]
+        as_number = int if np.issubdtype(data.dtype, np.integer) else float
+        return [(letter(rows[i]), letter(cols[i]), as_number(data[i])) for i in order]
 
     def _letter(self, i):
         return chr(self.vocabulary[i - 1]) if i > 0 else ""
 
     def __repr__(self):
-        return f"EditCounts(<{self.n_chars} characters, {int(self.matrix.sum())} columns>)"
+        return f"EditCounts(<{self.n_chars} characters, {self.matrix.sum():g} columns>)"
 
 
 def _code_points(values, name, *, low):

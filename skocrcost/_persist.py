@@ -68,15 +68,23 @@ def counts_to_json(counts):
 
 
 def counts_from_json(state, where):
-    """Rebuild :class:`EditCounts` from :func:`counts_to_json`, checking every field."""
+    """Rebuild :class:`EditCounts` from :func:`counts_to_json`, checking every field.
+
+    Counts are integers, or numbers >= 0 for expected counts (``alignment="forward"``).
+    """
     fields = {}
     for key in ("vocabulary", "rows", "cols", "counts"):
         value = state.get(key)
+        fractional = (
+            key == "counts" and isinstance(value, list) and any(isinstance(v, float) for v in value)
+        )
+        kind = (int, float) if fractional else int
         if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
+            isinstance(v, kind) and not isinstance(v, bool) and 0 <= v < float("inf") for v in value
         ):
-            raise ValueError(f"{where}: '{key}' must be a list of integers >= 0")
-        fields[key] = np.asarray(value, dtype=np.int64)
+            what = "numbers >= 0" if fractional else "integers >= 0"
+            raise ValueError(f"{where}: '{key}' must be a list of {what}")
+        fields[key] = np.asarray(value, dtype=np.float64 if fractional else np.int64)
     vocabulary = fields["vocabulary"]
     if np.any(vocabulary >= 0x110000) or np.any(np.diff(vocabulary) <= 0):
         raise ValueError(f"{where}: 'vocabulary' must hold sorted, distinct code points")
@@ -86,5 +94,6 @@ def counts_from_json(state, where):
         raise ValueError(f"{where}: 'rows', 'cols' and 'counts' must have the same length")
     if np.any(rows >= n) or np.any(cols >= n):
         raise ValueError(f"{where}: count ids must be < {n} (the vocabulary size + 1)")
-    matrix = sp.coo_array((data, (rows, cols)), shape=(n, n)).tocsr()
+    matrix = sp.coo_array((data, (rows.astype(np.int64), cols.astype(np.int64))), shape=(n, n))
+    matrix = matrix.tocsr()
     return EditCounts(vocabulary.astype(np.uint32), matrix)

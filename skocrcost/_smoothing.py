@@ -90,7 +90,17 @@ class ChannelModel:
 
     def cost_tables(self):
         """Costs ``-ln P / Z``; unseen edits with probability 0 (k = 0) get the default cost."""
-        z = self.normaliser
+        return self._tables(self.normaliser, DEFAULT_COST)
+
+    def log_tables(self, scale=1.0):
+        """Costs ``-ln P / scale`` of every edit, matches included; ``inf`` where P = 0.
+
+        These are negated log-probabilities in base ``exp(scale)``: the tables of
+        the probabilistic channel (:class:`WeightedEditDistance`).
+        """
+        return self._tables(scale, None)
+
+    def _tables(self, z, unseen_default):
         rows, cols = np.divmod(self.keys, self.width)
         cost = -self.logp / z
         rowdef = -self.unseen_row / z
@@ -98,9 +108,18 @@ class ChannelModel:
         dele = rowdef + coldef[0]  # column 0 of the model is the gap ...
         coldef[0] = -self.unknown_col / z  # ... and of the kernel, a character not in the alphabet
         ins = -self.unseen_ins / z
-        rowdef, dele, ins = (np.where(np.isfinite(x), x, DEFAULT_COST) for x in (rowdef, dele, ins))
-        coldef = np.where(np.isfinite(coldef), coldef, 0.0)
-        rowdef[0] = dele[0] = ins[0] = DEFAULT_COST  # characters never seen in training
+        match = None
+        if unseen_default is None:
+            match = rowdef + coldef  # an unseen match s -> s in context s
+            match[0] = rowdef[0]
+            is_match = (rows == cols) & (rows > 0)
+            match[rows[is_match]] = cost[is_match]
+        else:
+            rowdef, dele, ins = (
+                np.where(np.isfinite(x), x, unseen_default) for x in (rowdef, dele, ins)
+            )
+            coldef = np.where(np.isfinite(coldef), coldef, 0.0)
+            rowdef[0] = dele[0] = ins[0] = unseen_default  # characters never seen in training
         is_del = (cols == 0) & (rows > 0)
         is_ins = (rows == 0) & (cols > 0)
         is_sub = (rows > 0) & (cols > 0) & (rows != cols)
@@ -115,6 +134,7 @@ class ChannelModel:
             coldef=coldef,
             ins=ins,
             dele=dele,
+            match=match,
         )
 
 

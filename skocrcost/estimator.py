@@ -2,24 +2,73 @@
 
 from __future__ import annotations
 
+import math
 import os
+from dataclasses import replace
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils._metadata_requests import UNUSED
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from . import _persist, _smoothing
+from . import _multichar, _persist, _smoothing
 from ._counting import EditCounts
+from ._edit import EditKernel
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
+from .edit_distance import WeightedEditDistance
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditCostEstimator"]
 
+
+class _Rules(NamedTuple):
+    """Multi-character edits: (source, target) pairs, their counts, their sources' counts."""
+
+    found: list
+    counts: object
+    contexts: list
+
+    def _logp(self, channel, k):
+        return _multichar.rule_log_probs(self.counts, self.contexts, len(channel.vocabulary), k)
+
+    def tables(self, channel, k):
+        """The channel's cost tables with the rules' costs ``-ln P / Z``."""
+        logp = self._logp(channel, k)
+        costs = np.where(np.isfinite(logp), -logp / channel.normaliser, _smoothing.DEFAULT_COST)
+        return replace(channel.cost_tables(), rules=self._with(costs))
+
+    def log_tables(self, channel, k):
+        """``-ln P`` of every edit, rules included (``inf`` where P = 0)."""
+        return replace(channel.log_tables(), rules=self._with(-self._logp(channel, k)))
+
+    def _with(self, costs):
+        return tuple((s, t, float(c)) for (s, t), c in zip(self.found, costs, strict=True))
+
+    def used(self):
+        """The rules counted at least once (expected count > 0)."""
+        keep = [i for i, c in enumerate(self.counts) if c > 0]
+        return _Rules(
+            [self.found[i] for i in keep],
+            np.asarray(self.counts)[keep],
+            [self.contexts[i] for i in keep],
+        )
+
+    def learned(self):
+        as_number = int if np.issubdtype(np.asarray(self.counts).dtype, np.integer) else float
+        return [(s, t, as_number(c)) for (s, t), c in zip(self.found, self.counts, strict=True)]
+
+
 # transform() refuses outputs larger than this many bytes.
 MAX_TRANSFORM_BYTES = 1 << 31
+
+# EM stops when the mean log-likelihood per pair gains less than this (nats).
+EM_TOL = 1e-7
+
+ALIGNMENTS = ("viterbi", "forward")
 
 
 def count_edits(aligner, X, y, threads=1):
@@ -64,8 +113,27 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     aligner : WeightedLevenshtein, optional
         The metric whose cheapest alignment is counted; None means unit costs.
     max_iter : int, default=1
-        With more than 1, realign with the learned metric and recount until
-        the counts stop changing (at most ``max_iter`` alignments).
+        ``alignment="viterbi"``: with more than 1, realign with the learned
+        metric and recount until the counts stop changing (at most ``max_iter``
+        alignments).  ``alignment="forward"``: the number of EM iterations.
+    max_token_length : int, default=1
+        With 2 or more, also learn multi-character edits (``rn -> m``,
+        ``m -> rn``, ``li -> h``): windows of adjacent non-match columns of the
+        learned alignments whose sides are 1 to ``max_token_length`` characters
+        long (one side at least 2), kept when seen at least ``min_count``
+        times; the pairs are realigned with them and each is counted as an
+        edit of its own, smoothed in the context of its source piece (see
+        ``skocrcost._multichar``).  With ``alignment="forward"`` the rules are
+        found on the Viterbi alignments and then re-estimated by EM with the rest.
+    min_count : int, default=5
+        How often a multi-character edit must be seen to be kept.
+    alignment : {"viterbi", "forward"}, default="viterbi"
+        ``"viterbi"`` counts the edits of one cheapest alignment per pair.
+        ``"forward"`` starts from those counts and re-estimates them as the
+        expected counts over all alignments under the current probabilities
+        (forward-backward, Ristad & Yianilos 1998), ``max_iter`` times or until
+        the mean log-likelihood per pair gains less than 1e-7; counts become
+        fractional.  It is also the default ``method`` of :meth:`score`.
     references : sequence of str, optional
         The columns of :meth:`transform`; None means the distinct truth strings
         seen in ``fit``, in first-seen order.
@@ -88,7 +156,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         The V characters seen on either side, by code point.
     references_ : list of str
     n_iter_ : int
-        Alignments done.
+        Alignments (``"viterbi"``) or EM iterations (``"forward"``) done.
+    rules_ : list of (str, str, int or float)
+        The multi-character edits learned (source, target, count in the final
+        alignment, or expected count with ``alignment="forward"``); empty when
+        ``max_token_length=1``.
 
     Examples
     --------
@@ -98,9 +170,17 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     0.834044
     >>> est.metric_.distance("a", "b") == est.costs_.substitution_cost("a", "b")
     True
+    >>> channel = est.to_weighted_edit_distance()  # weights: ln P(edit | context)
+    >>> round(channel.proximity("a", "b"), 6)  # ln P(a -> b | a) = ln 2/5
+    -0.916291
+    >>> round(est.log_likelihood("a", "b"), 6)  # ln(2/5 + 2 * 1/5 * 1/4): three alignments
+    -0.693147
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
+
+    # score's ``method`` is an option, not metadata: no set_score_request.
+    __metadata_request__score = {"method": UNUSED}
 
     _parameter_constraints = {
         "k": [Interval(Real, 0, None, closed="left")],
@@ -109,6 +189,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         "discount": [Interval(Real, 0, 1, closed="left")],
         "aligner": [WeightedLevenshtein, None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_token_length": [Interval(Integral, 1, None, closed="left")],
+        "min_count": [Interval(Integral, 1, None, closed="left")],
+        "alignment": [StrOptions(set(ALIGNMENTS))],
         "references": ["array-like", None],
         "n_jobs": [Integral, None],
     }
@@ -122,6 +205,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         discount=0.5,
         aligner=None,
         max_iter=1,
+        max_token_length=1,
+        min_count=5,
+        alignment="viterbi",
         references=None,
         n_jobs=None,
     ):
@@ -131,6 +217,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self.discount = discount
         self.aligner = aligner
         self.max_iter = max_iter
+        self.max_token_length = max_token_length
+        self.min_count = min_count
+        self.alignment = alignment
         self.references = references
         self.n_jobs = n_jobs
 
@@ -139,6 +228,16 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
         check_number(self.discount, "discount", low=0)
         check_number(self.max_iter, "max_iter", low=1, integer=True)  # refuses booleans
+        if self.alignment == "forward" and self.smoothing != "additive":
+            # Katz discounts whole counts; EM's expected counts are fractional.
+            raise ValueError(
+                "alignment='forward' needs smoothing='additive' (EM counts are fractional)"
+            )
+        if self.aligner is not None and self.aligner.costs.general:
+            raise ValueError(
+                "aligner must have single-character costs only: counting transpositions "
+                "and multi-character edits is not supported"
+            )
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
@@ -162,7 +261,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         X, y = check_pairs(X, y)
         aligner = self.aligner if self.aligner is not None else WeightedLevenshtein()
         counts = None
-        for n_iter in range(1, self.max_iter + 1):  # noqa: B007
+        viterbi_passes = 1 if self.alignment == "forward" else self.max_iter
+        for n_iter in range(1, viterbi_passes + 1):  # noqa: B007
             new = count_edits(aligner, X, y, threads)
             converged = counts is not None and new == counts
             counts = new
@@ -170,8 +270,15 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             if converged:
                 break
             aligner = metric
+        rules = _Rules([], [], [])
+        if self.max_token_length > 1:
+            counts, channel, rules = self._learn_rules(X, y, metric, channel, k, threads)
+        if self.alignment == "forward":
+            counts, channel, rules, n_iter = self._em(X, y, counts, channel, rules, k, threads)
+        rules = rules.used()
+        metric = WeightedLevenshtein.from_tables(rules.tables(channel, k))
         references = references if references is not None else list(dict.fromkeys(y))
-        return self._set_fitted(counts, channel, metric, n_iter, references)
+        return self._set_fitted(counts, channel, metric, n_iter, references, rules)
 
     def fit_from_counts(self, counts):
         """Smooth edit counts gathered elsewhere into costs, as :meth:`fit` does.
@@ -210,16 +317,28 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 f"max_iter must be 1 in fit_from_counts, got {self.max_iter}: realigning "
                 "with the learned metric needs the pairs (use fit)"
             )
+        for name, value, plain in (
+            ("alignment", self.alignment, "viterbi"),
+            ("max_token_length", self.max_token_length, 1),
+        ):
+            if value != plain:
+                raise ValueError(
+                    f"{name} must be {plain!r} in fit_from_counts, got {value!r}: "
+                    "it needs the pairs (use fit)"
+                )
         channel, metric = self._learn(counts, k)
         return self._set_fitted(counts, channel, metric, 1, references or [])
 
-    def _set_fitted(self, counts, channel, metric, n_iter, references):
+    def _set_fitted(self, counts, channel, metric, n_iter, references, rules=None):
         # Every fitted attribute is set here, at the end: a failed refit keeps the previous state.
         self.counts_ = counts
         self.channel_ = channel
         self.costs_ = metric.costs
         self.metric_ = metric
         self.n_iter_ = n_iter
+        rules = _Rules([], [], []) if rules is None else rules
+        self.rules_ = rules.learned()
+        self._rules = rules  # with the sources' occurrence counts, for save()
         self.vocabulary_ = [chr(c) for c in counts.vocabulary]
         self.references_ = references
         return self
@@ -232,24 +351,122 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             channel = _smoothing.additive(counts, k, self.model)
         return channel, WeightedLevenshtein.from_tables(channel.cost_tables())
 
-    def score_samples(self, X, y):
-        """Log-likelihood of each pair: the sum of ln P over its cheapest alignment's columns.
+    def _learn_rules(self, X, y, metric, channel, k, threads):
+        """Discover multi-character edits, realign with them, count them.
 
-        Matches count too, with ``P(s -> s | s)``.  The alignment is the cheapest
-        under the learned metric.
+        Returns (single-character counts, channel, _Rules).
+        """
+        op, src, tgt, pair = metric.align_batch(X, y, threads)
+        found, seen = _multichar.discover(op, src, tgt, pair, self.max_token_length, self.min_count)
+        if not found:
+            return (*self._single(src, tgt, k), _Rules([], [], []))
+        contexts = [_multichar.occurrences(X, s) for s, _ in found]
+        # Realign with each rule at the cost its windows' count gives it.
+        start = _Rules(found, seen, contexts)
+        aligner = WeightedLevenshtein.from_tables(start.tables(channel, k))
+        op, src, tgt, pair = aligner.align_batch(X, y, threads)
+        is_rule = op == _multichar.OP_RULE
+        counts, channel = self._single(src[~is_rule], tgt[~is_rule], k)
+        rule_counts = np.bincount(src[is_rule], minlength=len(found))
+        return counts, channel, _Rules(found, rule_counts, contexts)
+
+    def _single(self, src, tgt, k):
+        counts = EditCounts.from_columns(src, tgt)
+        return counts, self._learn(counts, k)[0]
+
+    def _em(self, X, y, counts, channel, rules, k, threads):
+        """Forward-backward re-estimation from ``channel``: (counts, channel, rules, iterations).
+
+        The E-step needs a proper channel, or EM runs off to a degenerate optimum:
+        conditioning insertions on the truth character (the unified model) lets
+        "delete every OCR character, insert every truth character" reach
+        probability 1.  So the E-step uses the memoryless transducer of Ristad
+        and Yianilos, conditioned on the OCR string: at each of the n + 1 slots
+        of an OCR string of length n, insert ``t`` with probability
+        ``lambda_t`` (estimated per slot, smoothed by ``k``), otherwise read the
+        next OCR character ``s`` as ``t``, nothing, or ``s`` itself with the
+        model's ``P(. | s)`` (or stop at the end), times ``1 - sum(lambda)``.
+        Multi-character edits enter with their ``P(s -> t | s)``.  The smoothing
+        ``model`` then turns the expected counts into costs.
+        """
+        previous = -math.inf
+        n_iter = 0
+        slots = sum(len(a) + 1 for a in X)
+        for n_iter in range(1, self.max_iter + 1):  # noqa: B007
+            ins_counts = counts.matrix[[0], :].toarray().ravel().astype(float)
+            ins_counts[0] = 0.0
+            with np.errstate(divide="ignore"):
+                lam = (ins_counts + k) / (slots + k * counts.n_chars)
+                lam[0] = k / (slots + k * counts.n_chars)
+                stay = math.log1p(-min(float(lam[1:].sum()), 1.0 - 1e-12))
+                tables = replace(rules.log_tables(channel, k), ins=-np.log(lam))
+            kernel = EditKernel(*tables.kernel_args(), *tables.edit_args())
+            expected, _, rule_counts, loglik = kernel.expected_counts(X, y, 1.0, threads)
+            counts = EditCounts(counts.vocabulary, expected)
+            channel = self._learn(counts, k)[0]
+            rules = _Rules(rules.found, rule_counts, rules.contexts)
+            # ln P(truth | ocr) under the probabilities before this step: every path
+            # of a pair also takes n + 1 "no insertion here" factors 1 - sum(lambda),
+            # the same for all its paths, so they are left out of the E-step.
+            mean = float((np.sum(loglik) + slots * stay) / len(X))
+            if mean - previous < EM_TOL:
+                break
+            previous = mean
+        return counts, channel, rules, n_iter
+
+    def to_weighted_edit_distance(self, log_base=math.e):
+        """The learned probabilities as a :class:`WeightedEditDistance` (the channel).
+
+        Every weight is ``log P(edit | context)`` in ``log_base``, matches
+        included (``log P(s -> s | s)``), so ``proximity(ocr, truth)`` is the
+        log-probability of the best alignment (LingPipe's Viterbi
+        approximation) and ``log_likelihood(ocr, truth)`` sums over all of them.
+        Edits with probability 0 (``k=0``, never seen) get weight ``-inf``.
+        """
+        check_is_fitted(self)
+        base = check_number(log_base, "log_base", low=0, low_open=True)
+        if base == 1:
+            raise ValueError("log_base must not be 1")
+        scale = math.log(base)
+        z = self.channel_.normaliser
+        rules = tuple((s, t, c * z / scale) for s, t, c in self.metric_.costs.rules)
+        tables = replace(self.channel_.log_tables(scale), rules=rules)
+        return WeightedEditDistance._from_tables(tables, base)
+
+    def log_likelihood(self, a, b):
+        """Natural log of P(b | a) summed over every alignment of ``a`` (OCR) to ``b`` (truth)."""
+        return self.to_weighted_edit_distance().log_likelihood(a, b)
+
+    def score_samples(self, X, y, method=None):
+        """Log-likelihood (natural log) of each pair under the learned probabilities.
+
+        ``method="viterbi"``: the sum of ln P over the columns of the pair's
+        cheapest alignment under the learned metric (matches count too, with
+        ``P(s -> s | s)``).  ``method="forward"``: ln of the summed probability
+        of all alignments.  None follows ``alignment``.
         """
         check_is_fitted(self)
         X, y = check_pairs(X, y)
-        _, src, tgt, pair = self.metric_.align_batch(X, y, n_threads(self.n_jobs))
+        method = self.alignment if method is None else method
+        if method not in ALIGNMENTS:
+            raise ValueError(f"method must be one of {ALIGNMENTS} or None, got {method!r}")
+        if method == "forward":
+            return self.to_weighted_edit_distance().log_likelihoods(X, y, n_jobs=self.n_jobs)
+        op, src, tgt, pair = self.metric_.align_batch(X, y, n_threads(self.n_jobs))
         logp = self.channel_.log_prob(src, tgt)
+        is_rule = op == _multichar.OP_RULE
+        if is_rule.any():  # a multi-character edit: ln P = -cost * Z
+            rule_cost = np.array([c for _, _, c in self.metric_.costs.rules])
+            logp[is_rule] = -rule_cost[src[is_rule]] * self.channel_.normaliser
         return np.bincount(pair, weights=logp, minlength=len(X))
 
-    def score(self, X, y):
+    def score(self, X, y, method=None):
         """Mean per-pair log-likelihood of held-out pairs (higher is better).
 
-        ``GridSearchCV(EditCostEstimator(), {"k": [...]}).fit(X, y)`` picks k by it.
+        ``GridSearchCV(EditCostEstimator(), {"k": [...]}).fit(X, y)`` picks k by
+        it.  ``method`` as in :meth:`score_samples`.
         """
-        return float(np.mean(self.score_samples(X, y)))
+        return float(np.mean(self.score_samples(X, y, method)))
 
     def transform(self, X):
         """Learned distances from each string of X to each reference.
@@ -309,6 +526,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             "references": list(self.references_) if include_references else None,
             **_persist.counts_to_json(self.counts_),
         }
+        if self._rules.found:  # multi-character edits: (source, target, count, C(source))
+            state["rules"] = [
+                [s, t, c.item() if hasattr(c, "item") else c, int(n)]
+                for (s, t), c, n in zip(*self._rules, strict=True)
+            ]
         _persist.write_json({**self.metric_.to_dict(), _persist.ESTIMATOR_KEY: state}, path)
 
     @classmethod
@@ -340,22 +562,50 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 f"(this skocrcost reads {_persist.FORMAT_VERSION})"
             )
         params = state.get("params")
-        if isinstance(params, dict):  # files written before Katz smoothing are additive
-            params = {"smoothing": "additive", "discount": 0.5, **params}
-        if not isinstance(params, dict) or set(params) != set(cls().get_params()):
-            raise ValueError(f"{where}: 'params' must hold exactly {sorted(cls().get_params())}")
+        known = cls().get_params()
+        # Files from before a parameter existed lack it: it takes its default.
+        if not isinstance(params, dict) or not set(_FIRST_PARAMS) <= set(params) <= set(known):
+            raise ValueError(
+                f"{where}: 'params' must hold {sorted(_FIRST_PARAMS)} and may hold "
+                f"{sorted(set(known) - set(_FIRST_PARAMS))}, nothing else"
+            )
         if params["aligner"] is not None:
             params = {**params, "aligner": WeightedLevenshtein.from_dict(params["aligner"])}
         est = cls(**params)
         k, _, _ = est._check_params()
         counts = _persist.counts_from_json(state, where)
-        channel, metric = est._learn(counts, k)
+        rules = _rules_from_json(state.get("rules", []), where)
+        channel, _ = est._learn(counts, k)
+        metric = WeightedLevenshtein.from_tables(rules.tables(channel, k))
         if metric != WeightedLevenshtein.from_dict(data):
             raise ValueError(f"{where}: the costs disagree with the counts (edited by hand?)")
         n_iter = check_number(state.get("n_iter"), f"{where}: n_iter", low=1, integer=True)
         references = state.get("references")
         references = [] if references is None else check_strings(references, "references")
-        return est._set_fitted(counts, channel, metric, n_iter, references)
+        return est._set_fitted(counts, channel, metric, n_iter, references, rules)
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "metric_")
+
+
+# The parameters every saved estimator has (format version 1 as first written).
+_FIRST_PARAMS = ("aligner", "k", "max_iter", "model", "n_jobs", "references")
+
+
+def _rules_from_json(items, where):
+    """The multi-character edits of a saved estimator, every field checked."""
+    ok = isinstance(items, list) and all(
+        isinstance(r, list)
+        and len(r) == 4
+        and isinstance(r[0], str)
+        and isinstance(r[1], str)
+        and isinstance(r[2], (int, float))
+        and not isinstance(r[2], bool)
+        and 0 <= r[2] < math.inf
+        and isinstance(r[3], int)
+        and r[3] >= 0
+        for r in items
+    )
+    if not ok:
+        raise ValueError(f"{where}: 'rules' must be a list of [source, target, count, C(source)]")
+    return _Rules([(r[0], r[1]) for r in items], [r[2] for r in items], [r[3] for r in items])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -10,20 +11,27 @@ from sklearn import get_config
 from . import _persist
 from ._costs import CostTables
 from ._dp import CostKernel
+from ._edit import EditKernel
 from ._threads import n_threads
 from ._validation import check_number, check_strings
 
 __all__ = ["EditOperation", "WeightedLevenshtein"]
 
-_KINDS = ("match", "substitute", "delete", "insert")
+_KINDS = ("match", "substitute", "delete", "insert", "transpose")
+OP_TRANS, OP_RULE = 4, 5
 
 
 class EditOperation(NamedTuple):
-    """One column of an alignment: ``kind`` is match, substitute, delete or insert."""
+    """One edit of an alignment: ``kind`` is match, substitute, delete, insert or transpose.
+
+    A multi-character edit (``rn`` read for ``m``) is one operation whose
+    ``source`` and ``target`` hold several characters; a transposition has
+    ``source="ab"``, ``target="ba"``.
+    """
 
     kind: str
-    source: str  # the OCR character ("" for an insertion)
-    target: str  # the truth character ("" for a deletion)
+    source: str  # the OCR character(s) ("" for an insertion)
+    target: str  # the truth character(s) ("" for a deletion)
     cost: float
 
 
@@ -36,13 +44,32 @@ def _one_string(x, name):
     raise TypeError(f"{name} must be a string, got {type(x).__name__}: {x!r}")
 
 
+def operations(tables, op, src, tgt, cost):
+    """EditOperations from an alignment's columns (see ``EditKernel.align``)."""
+    out = []
+    for o, s, t, c in zip(op.tolist(), src.tolist(), tgt.tolist(), cost.tolist(), strict=True):
+        if o == OP_RULE:
+            source, target, _ = tables.rules[s]
+            kind = "substitute" if source and target else ("insert" if target else "delete")
+            out.append(EditOperation(kind, source, target, float(c)))
+        elif o == OP_TRANS:
+            out.append(EditOperation("transpose", chr(s) + chr(t), chr(t) + chr(s), float(c)))
+        else:
+            out.append(
+                EditOperation(
+                    _KINDS[o], chr(s) if s >= 0 else "", chr(t) if t >= 0 else "", float(c)
+                )
+            )
+    return out
+
+
 def _rebuild(cls, tables):
     obj = cls.__new__(cls)
     obj._use_tables(tables)
     return obj
 
 
-class WeightedLevenshtein(CostKernel):
+class WeightedLevenshtein(EditKernel):
     """Levenshtein distance with a cost for every character's substitution, insertion, deletion.
 
     The distance from ``a`` (the OCR side) to ``b`` (the truth side) is the
@@ -54,16 +81,24 @@ class WeightedLevenshtein(CostKernel):
     Parameters
     ----------
     substitution_costs : dict of (str, str) -> float, optional
-        Cost of reading the first character where the truth has the second.
+        Cost of reading the first string where the truth has the second.
         ``("", t)`` is read as an insertion of ``t`` and ``(s, "")`` as a deletion of ``s``.
+        Keys may be longer than one character, as in ocr-stringdist:
+        ``{("rn", "m"): 0.2}`` reads OCR ``rn`` as truth ``m`` in one edit.
     insertion_costs : dict of str -> float, optional
-        Cost of a truth character missing from the OCR.
+        Cost of truth characters missing from the OCR (one or several: ``{"ll": 0.5}``).
     deletion_costs : dict of str -> float, optional
-        Cost of an OCR character with no truth counterpart.
+        Cost of OCR characters with no truth counterpart (one or several).
     symmetric_substitution : bool, default=False
         If True, a cost given for ``(a, b)`` also applies to ``(b, a)`` unless that is given.
     default_substitution_cost, default_insertion_cost, default_deletion_cost : float, default=1.0
         Costs of edits not listed.  Every cost must be a finite number >= 0.
+    transposition_costs : dict of (str, str) -> float, optional
+        Cost of reading two adjacent different characters ``(first, second)`` (in
+        OCR order) where the truth has them swapped (optimal string alignment:
+        a transposed pair is not edited further).  ``inf`` forbids one.
+    default_transposition_cost : float, default=inf
+        Cost of transpositions not listed; ``inf`` allows only the listed ones.
 
     See Also
     --------
@@ -73,7 +108,10 @@ class WeightedLevenshtein(CostKernel):
     -----
     ``distance`` and ``pairwise`` run compiled code with the GIL released for
     long strings; every cell takes the minimum of all three moves, also where the
-    characters match, since a match can hide a cheaper path.
+    characters match, since a match can hide a cheaper path.  Tables with only
+    single-character costs run the fast kernel; with transpositions or
+    multi-character edits they run the general one, which finds where each
+    multi-character edit can apply once per string.
 
     Examples
     --------
@@ -85,6 +123,13 @@ class WeightedLevenshtein(CostKernel):
     0.1
     >>> [op.kind for op in wl.explain("tlie", "the")]
     ['match', 'substitute', 'delete', 'match']
+    >>> ocr = WeightedLevenshtein({("rn", "m"): 0.2, ("li", "h"): 0.3})
+    >>> ocr.distance("modem", "modern"), ocr.distance("corn", "com")
+    (2.0, 0.2)
+    >>> ocr.explain("tlie", "the")[1]
+    EditOperation(kind='substitute', source='li', target='h', cost=0.3)
+    >>> WeightedLevenshtein(default_transposition_cost=0.5).distance("teh", "the")
+    0.5
     """
 
     def __init__(
@@ -97,6 +142,8 @@ class WeightedLevenshtein(CostKernel):
         default_substitution_cost=1.0,
         default_insertion_cost=1.0,
         default_deletion_cost=1.0,
+        transposition_costs=None,
+        default_transposition_cost=math.inf,
     ):
         self._use_tables(
             CostTables.from_dicts(
@@ -107,12 +154,21 @@ class WeightedLevenshtein(CostKernel):
                 default_substitution_cost=default_substitution_cost,
                 default_insertion_cost=default_insertion_cost,
                 default_deletion_cost=default_deletion_cost,
+                transposition_costs=transposition_costs,
+                default_transposition_cost=default_transposition_cost,
             )
         )
 
     def _use_tables(self, tables):
+        if tables.match is not None and tables.general and (tables.match != 0).any():
+            raise ValueError("a WeightedLevenshtein has no match costs; use WeightedEditDistance")
         self._set_tables(*tables.kernel_args())  # refuses a second call: set _costs after
+        self._set_extra(*tables.edit_args())
         self._costs = tables
+        # Single-character tables keep the fast kernel's methods (no dispatch per
+        # call); the others switch to a subclass whose methods are the general DP's.
+        fast = getattr(type(self), "_fast_class", type(self))
+        self.__class__ = _general_class(fast) if tables.general else fast
 
     @property
     def costs(self):
@@ -127,9 +183,16 @@ class WeightedLevenshtein(CostKernel):
         return _rebuild(cls, tables)
 
     def __reduce__(self):
-        return (_rebuild, (type(self), self.costs))
+        return (_rebuild, (getattr(type(self), "_fast_class", type(self)), self.costs))
 
     # ``distance`` is the compiled method itself: no Python frame in between.
+    distance = CostKernel.distance
+    align = CostKernel.align
+    align_batch = CostKernel.align_batch
+    _pairwise = CostKernel.pairwise
+    # Single-character tables only: what the trie index (neighbors) reads.
+    _kernel_args = CostKernel._kernel_args
+
     def __call__(self, a, b):
         """``distance(a, b)``, also for what scikit-learn's ``pairwise_distances`` passes.
 
@@ -137,9 +200,9 @@ class WeightedLevenshtein(CostKernel):
         (from an ``(n, 1)`` array); plain strings take the compiled path directly.
         """
         try:
-            return CostKernel.distance(self, a, b)
+            return self.distance(a, b)
         except TypeError:
-            return CostKernel.distance(self, _one_string(a, "a"), _one_string(b, "b"))
+            return self.distance(_one_string(a, "a"), _one_string(b, "b"))
 
     def pairwise(self, X, Y=None, *, n_jobs=None):
         """Distances from every string of X (rows, OCR side) to every string of Y.
@@ -159,7 +222,7 @@ class WeightedLevenshtein(CostKernel):
         """
         X = check_strings(X, "X", allow_empty=True)
         Y = X if Y is None else check_strings(Y, "Y", allow_empty=True)
-        return CostKernel.pairwise(self, X, Y, n_threads(n_jobs))
+        return self._pairwise(X, Y, n_threads(n_jobs))
 
     def pairwise_chunked(self, X, Y=None, *, working_memory=None, n_jobs=None):
         """Yield :meth:`pairwise` row blocks that each fit in ``working_memory``.
@@ -202,8 +265,7 @@ class WeightedLevenshtein(CostKernel):
         rows = max(1, min(len(X), int(working_memory * 2**20) // (8 * max(len(Y), 1))))
         # Checked above, eagerly; the generator only computes.
         return (
-            CostKernel.pairwise(self, X[start : start + rows], Y, threads)
-            for start in range(0, len(X), rows)
+            self._pairwise(X[start : start + rows], Y, threads) for start in range(0, len(X), rows)
         )
 
     def explain(self, a, b):
@@ -212,15 +274,11 @@ class WeightedLevenshtein(CostKernel):
         Returns
         -------
         list of EditOperation
-            ``(kind, source, target, cost)`` per column; the costs sum to ``distance(a, b)``.
+            ``(kind, source, target, cost)`` per edit, matches included; a
+            transposition or a multi-character edit is one operation.  The costs
+            sum to ``distance(a, b)``.
         """
-        op, src, tgt, cost = self.align(a, b)
-        return [
-            EditOperation(_KINDS[o], chr(s) if s >= 0 else "", chr(t) if t >= 0 else "", float(c))
-            for o, s, t, c in zip(
-                op.tolist(), src.tolist(), tgt.tolist(), cost.tolist(), strict=True
-            )
-        ]
+        return operations(self.costs, *self.align(a, b))
 
     # -- costs as data ----------------------------------------------------------------
     def substitution_cost(self, source, target):
@@ -234,6 +292,10 @@ class WeightedLevenshtein(CostKernel):
     def deletion_cost(self, source):
         """Cost of an OCR character with no truth counterpart."""
         return self.costs.deletion_cost(source)
+
+    def transposition_cost(self, first, second):
+        """Cost of reading ``first second`` where the truth has ``second first``."""
+        return self.costs.transposition_cost(first, second)
 
     def to_dict(self):
         """The costs in ocr-stringdist's JSON layout (``WeightedLevenshtein.from_dict`` there)."""
@@ -280,4 +342,29 @@ class WeightedLevenshtein(CostKernel):
 
     def __repr__(self):
         n = len(self.costs.chars)
-        return f"{type(self).__name__}(<{n} characters with costs>)"
+        extra = f", {len(self.costs.rules)} multi-character edits" if self.costs.rules else ""
+        if self.costs.has_transpositions:
+            extra += ", transpositions"
+        return f"WeightedLevenshtein(<{n} characters with costs{extra}>)"
+
+
+_GENERAL_METHODS = {
+    "distance": EditKernel.distance,
+    "align": EditKernel.align,
+    "align_batch": EditKernel.align_batch,
+    "_pairwise": EditKernel.pairwise,
+    "_kernel_args": EditKernel._kernel_args,
+}
+_GENERAL_CLASSES = {}
+
+
+def _general_class(fast):
+    """The subclass of ``fast`` whose methods run the general DP (made once per class)."""
+    if fast not in _GENERAL_CLASSES:
+        _GENERAL_CLASSES[fast] = type(
+            fast.__name__,
+            (fast,),
+            {**_GENERAL_METHODS, "_fast_class": fast, "__module__": fast.__module__,
+             "__qualname__": fast.__qualname__, "__doc__": fast.__doc__},
+        )  # fmt: skip
+    return _GENERAL_CLASSES[fast]

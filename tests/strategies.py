@@ -70,3 +70,25 @@ def metric_cost_dicts(draw, alphabet=METRIC_ALPHABET):
         "insertion_costs": gaps,
         "deletion_costs": dict(gaps),
     }
+
+
+# Pieces for multi-character edits: OCR-like confusions over the core letters.
+piece = st.text(alphabet=st.sampled_from("rnmcl1Id"), min_size=1, max_size=3)
+maybe_inf = st.one_of(cost, st.just(float("inf")))
+
+
+@st.composite
+def edit_dicts(draw):
+    """Cost dictionaries with multi-character keys and transpositions (no symmetry)."""
+    costs = draw(cost_dicts(alphabet=CORE + "\u4e2d\U0001f600"))
+    costs["symmetric_substitution"] = False
+    multi = draw(st.dictionaries(st.tuples(piece | st.just(""), piece), cost, max_size=5))
+    costs["substitution_costs"].update(
+        {k: v for k, v in multi.items() if k[0] != k[1] and len(k[0] + k[1]) > 2}
+    )
+    costs["insertion_costs"].update(draw(st.dictionaries(piece, cost, max_size=2)))
+    costs["deletion_costs"].update(draw(st.dictionaries(piece, cost, max_size=2)))
+    pairs = st.tuples(st.sampled_from(CORE), st.sampled_from(CORE)).filter(lambda p: p[0] != p[1])
+    costs["transposition_costs"] = draw(st.dictionaries(pairs, maybe_inf, max_size=6))
+    costs["default_transposition_cost"] = draw(maybe_inf)
+    return costs

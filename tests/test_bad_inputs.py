@@ -116,10 +116,21 @@ COST_CASES = {
         TypeError,
         "keys of insertion_costs must be strings",
     ),
-    "two-char insertion key": (
-        lambda: WeightedLevenshtein(insertion_costs={"ab": 1.0}),
+    # Multi-character keys are edits of their own ({"ab": 1.0}); transpositions are not.
+    "two-char transposition key": (
+        lambda: WeightedLevenshtein(transposition_costs={("ab", "c"): 1.0}),
         ValueError,
-        "single characters",
+        "keys of transposition_costs must be single characters",
+    ),
+    "negative transposition": (
+        lambda: WeightedLevenshtein(transposition_costs={("a", "b"): -1.0}),
+        ValueError,
+        r"transposition_costs\[\('a', 'b'\)\]",
+    ),
+    "NaN default transposition": (
+        lambda: WeightedLevenshtein(default_transposition_cost=math.nan),
+        ValueError,
+        "default_transposition_cost",
     ),
     "empty deletion key": (
         lambda: WeightedLevenshtein(deletion_costs={"": 1.0}),

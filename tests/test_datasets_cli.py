@@ -18,6 +18,7 @@ MODULES = [
     "skocrcost.lm",
     "skocrcost.plotting",
     "skocrcost.dask",
+    "skocrcost.edit_distance",
 ]
 # Modules of optional extras: their doctests skip when the extra is not installed.
 OPTIONAL = {"skocrcost.dask": "dask"}
