@@ -150,7 +150,7 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         """
         self._validate_params()
         d = float(check_number(self.discount, "discount", low=0))
-        n = int(self.order)
+        n = int(check_number(self.order, "order", low=1, integer=True))  # refuses booleans
         vocabulary = {}
         seq, pos = self._encode(X, vocabulary, n, grow=True)
         levels = _count(seq, pos, n, len(vocabulary), d)

@@ -18,7 +18,12 @@ from sklearn.exceptions import NotFittedError  # noqa: E402
 from sklearn.model_selection import GridSearchCV  # noqa: E402
 
 import skocrcost  # noqa: E402
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, OCRCorrector  # noqa: E402
+from skocrcost import (  # noqa: E402
+    EditCostEstimator,
+    EditDistanceNeighbors,
+    KatzBackoffLM,
+    OCRCorrector,
+)
 from skocrcost import dask as skdask  # noqa: E402
 from skocrcost.datasets import load_icdar2017_sample  # noqa: E402
 
@@ -259,3 +264,16 @@ def test_grid_search_over_the_corrector_runs_on_the_cluster(client, sample):
         spread.cv_results_["mean_test_score"], alone.cv_results_["mean_test_score"]
     )
     assert np.array_equal(spread.predict(X[:200]), alone.predict(X[:200]))
+
+
+def test_grid_search_over_the_language_model_discount_runs_on_the_cluster(client):
+    sentences = load_icdar2017_sample("lines")[1][:1500]
+    grid = {"discount": [0.3, 0.6, 0.9], "order": [1, 2]}
+    alone = GridSearchCV(KatzBackoffLM(), grid, cv=3).fit(sentences)
+    with get_task_stream(client) as stream, joblib.parallel_config(backend="dask"):
+        spread = GridSearchCV(KatzBackoffLM(), grid, cv=3, n_jobs=-1).fit(sentences)
+    assert len(stream.data) > 0  # the fits ran on the workers
+    assert spread.best_params_ == alone.best_params_
+    assert np.array_equal(
+        spread.cv_results_["mean_test_score"], alone.cv_results_["mean_test_score"]
+    )

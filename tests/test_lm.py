@@ -168,6 +168,7 @@ def test_unfitted_model_raises(method):
     [
         ({"order": 0}, SEED, ValueError, "'order'"),
         ({"order": 1.5}, SEED, TypeError, "'order'"),
+        ({"order": True}, SEED, TypeError, "order must be an integer"),
         ({"discount": 1.0}, SEED, ValueError, "'discount'"),
         ({"discount": -0.1}, SEED, ValueError, "'discount'"),
         ({"discount": math.nan}, SEED, ValueError, "discount"),
