@@ -30,15 +30,21 @@ def read_pairs(path, limit=None):
     return X, y
 
 
-def run_skocrcost(*args, cwd, input=None):
-    """Run ``python -m skocrcost ARGS`` in ``cwd`` on the same skocrcost the tests import.
+def package_env():
+    """Environment for a subprocess that must import the skocrcost the tests import.
 
     The same package (installed, or built in place) whatever the working directory: a
-    source tree without the compiled kernel must not shadow it.
+    source tree without the compiled kernel (a clean clone, as in CI) must not shadow it,
+    so run such subprocesses outside the source tree with this environment.
     """
     import skocrcost
 
-    env = {**os.environ, "PYTHONPATH": str(Path(skocrcost.__file__).resolve().parents[1])}
+    return {**os.environ, "PYTHONPATH": str(Path(skocrcost.__file__).resolve().parents[1])}
+
+
+def run_skocrcost(*args, cwd, input=None):
+    """Run ``python -m skocrcost ARGS`` in ``cwd`` on the same skocrcost the tests import."""
+    env = package_env()
     return subprocess.run(
         [sys.executable, "-m", "skocrcost", *args],
         capture_output=True,

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import package_env
 from fuzz_kernels import one_input
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -38,7 +39,7 @@ def test_fuzz_with_atheris():
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=package_env(),  # the package under test, not the (uncompiled) source tree
     )
     # libFuzzer exits 0 when the time is up and reports every crash on stderr.
     assert run.returncode == 0, run.stderr[-3000:]

@@ -9,9 +9,8 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import package_env
 
 N_QUERIES, N_WORDS = 100_000, 500
 FULL_MATRIX = N_QUERIES * N_WORDS * 8  # 400 MB of float64 distances
@@ -39,9 +38,14 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def test_kneighbors_on_100000_queries_streams():
+def test_kneighbors_on_100000_queries_streams(tmp_path):
     run = subprocess.run(
-        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, cwd=ROOT, check=True
+        [sys.executable, "-c", SCRIPT],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not the source tree: uncompiled in a clean clone
+        env=package_env(),
+        check=True,
     )
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert got["shape"] == [N_QUERIES, 1] and got["lexicon"] == N_WORDS
