@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from _pairs import read_pairs
 from sklearn.model_selection import GridSearchCV, KFold
 
 from skocrcost import EditCostEstimator
@@ -25,18 +26,6 @@ GRIDS = {
     "additive": ("k", [0.003, 0.01, 0.03, 0.1, 0.3, 1.0]),
     "katz": ("discount", [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9]),
 }
-
-
-def read_pairs(path, limit):
-    X, y = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            a, _, b = line.rstrip("\n").partition("\t")
-            X.append(a)
-            y.append(b)
-            if len(X) >= limit:
-                break
-    return X, y
 
 
 def main():

@@ -22,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from _pairs import read_pairs
 
 from skocrcost import EditCostEstimator, EditDistanceNeighbors, KatzBackoffLM, WeightedLevenshtein
 from skocrcost._noisy_channel import NoisyChannelDecoder, lm_sentence, split_token
@@ -39,16 +40,6 @@ GRID = {
     "reject_cost": [0.0, 0.25, 0.5, 1.0, 2.0, 4.0, float("inf")],
 }
 UNIT = WeightedLevenshtein()
-
-
-def read_lines(path):
-    X, y = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            a, _, b = line.rstrip("\n").partition("\t")
-            X.append(a)
-            y.append(b)
-    return X, y
 
 
 class Tokens:
@@ -96,7 +87,7 @@ def main():
         scowl += (DATA / "lexicon" / name).read_text(encoding="utf-8").split()
     for name, path in CORPORA.items():
         t0 = time.perf_counter()
-        X, y = read_lines(path)
+        X, y = read_pairs(path)
         test = slice(len(X) - n_test, len(X))
         tune = slice(len(X) - n_test - 300, len(X) - n_test)
         train = slice(0, len(X) - n_test - 300)

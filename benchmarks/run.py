@@ -40,6 +40,7 @@ sys.path.insert(0, str(HERE.parent))  # the in-place build of this checkout
 import ocr_stringdist  # noqa: E402
 import rapidfuzz  # noqa: E402
 import weighted_levenshtein  # noqa: E402
+from _pairs import read_pairs  # noqa: E402
 from rapidfuzz import process  # noqa: E402
 from rapidfuzz.distance import Levenshtein as RFLevenshtein  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
@@ -172,16 +173,6 @@ def wlev_match_shortcut(a, b, w_ins, w_del, w_sub):
                 )
         prev = cur
     return prev[m]
-
-
-def read_pairs(path):
-    X, y = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            a, _, b = line.rstrip("\n").partition("\t")
-            X.append(a)
-            y.append(b)
-    return X, y
 
 
 def lexicon():
