@@ -15,7 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from noisy_channel_wer import CORPORA, DATA, Tokens, read_lines, wer  # noqa: E402
+from _pairs import read_pairs  # noqa: E402
+from noisy_channel_wer import CORPORA, DATA, Tokens, wer  # noqa: E402
 
 from skocrcost import EditCostEstimator, EditDistanceNeighbors, KatzBackoffLM  # noqa: E402
 from skocrcost._noisy_channel import NoisyChannelDecoder, lm_sentence  # noqa: E402
@@ -32,7 +33,7 @@ SETTINGS = [  # (lm_weight, real_word_prior, reject_cost)
 
 
 def main():
-    X, y = read_lines(CORPORA["icdar2017"])
+    X, y = read_pairs(CORPORA["icdar2017"])
     n_test = 1000
     test = slice(len(X) - n_test, len(X))
     train = slice(0, len(X) - n_test - 300)

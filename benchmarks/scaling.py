@@ -29,12 +29,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+from _pairs import read_pairs  # noqa: E402
 from run import (  # noqa: E402
     DATA,
     learned_style_costs,
     lexicon,
     noisy_queries,
-    read_pairs,
     tokens,
 )
 
