@@ -18,6 +18,12 @@ from libc.stdlib cimport calloc, free, malloc
 cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    ctypedef unsigned char Py_UCS1
+    ctypedef unsigned short Py_UCS2
+    enum:
+        PyUnicode_1BYTE_KIND
+        PyUnicode_2BYTE_KIND
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
 
 cdef extern from "_omp.h":
@@ -109,6 +115,35 @@ cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid
             subrow[j] = 0.0 if bcp[j] == ca else sub_cost(t, ia, bid[j])
 
 
+cdef inline void encode_str(const Table* t, str s, int32_t* ids, cp_t* cps) noexcept:
+    """Code points and ids of ``s``, one loop per storage width of the str.
+
+    The lookup table covers at least Latin-1, so one-byte strings need no bound
+    check: this loop is a fair share of a short distance() call.
+    """
+    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
+    cdef int kind = PyUnicode_KIND(s)
+    cdef const int32_t* lut = t.lut
+    cdef const Py_UCS1* s1
+    cdef const Py_UCS2* s2
+    cdef const Py_UCS4* s4
+    if kind == PyUnicode_1BYTE_KIND:
+        s1 = <const Py_UCS1*> PyUnicode_DATA(s)
+        for i in range(n):
+            cps[i] = s1[i]
+            ids[i] = lut[s1[i]]
+    elif kind == PyUnicode_2BYTE_KIND:
+        s2 = <const Py_UCS2*> PyUnicode_DATA(s)
+        for i in range(n):
+            cps[i] = s2[i]
+            ids[i] = lookup(t, s2[i])
+    else:
+        s4 = <const Py_UCS4*> PyUnicode_DATA(s)
+        for i in range(n):
+            cps[i] = s4[i]
+            ids[i] = lookup(t, s4[i])
+
+
 cdef inline Py_ssize_t dp_work_size(Py_ssize_t m) noexcept nogil:
     """Doubles of work space dp_distance needs for a truth string of length m."""
     return 5 * m + 3
@@ -143,9 +178,9 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
     cdef double* tmp
     cdef const double* drow
     cdef const double* drow1
-    cdef double d, diag, up, dl, d1, diag1, up1, dl1, acc = 0.0
+    cdef double d, diag, up, dl, d1, diag1, up1, dl1, insj, ins1, acc = 0.0
     cdef Py_ssize_t i = 0, j
-    cdef int ia
+    cdef int ia, bj, b1
     prev[0] = 0.0
     for j in range(m):
         insb[j] = t.ins[bid[j]]
@@ -166,19 +201,25 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
             r2[0] = d1
             diag1 = d
             up = prev[1]
-            d = dp_cell(diag + drow[bid[0]], up + dl, d + insb[0])
-            cur[1] = d
+            bj = bid[0]
+            insj = insb[0]
+            d = dp_cell(diag + drow[bj], up + dl, d + insj)
             diag = up
+            # Row i + 1 reads row i from registers, so row i is never stored; the
+            # previous column's id and insertion cost are carried, not reloaded.
             for j in range(1, m):
                 up1 = d
                 up = prev[j + 1]
-                d = dp_cell(diag + drow[bid[j]], up + dl, d + insb[j])
-                cur[j + 1] = d
+                b1 = bj
+                ins1 = insj
+                bj = bid[j]
+                insj = insb[j]
+                d = dp_cell(diag + drow[bj], up + dl, d + insj)
                 diag = up
-                d1 = dp_cell(diag1 + drow1[bid[j - 1]], up1 + dl1, d1 + insb[j - 1])
+                d1 = dp_cell(diag1 + drow1[b1], up1 + dl1, d1 + ins1)
                 r2[j] = d1
                 diag1 = up1
-            d1 = dp_cell(diag1 + drow1[bid[m - 1]], d + dl1, d1 + insb[m - 1])
+            d1 = dp_cell(diag1 + drow1[bj], d + dl1, d1 + insj)
             r2[m] = d1
             tmp = prev
             prev = r2
@@ -329,7 +370,8 @@ cdef class CostKernel:
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.add.at(indptr, sub_src.astype(np.int64) + 1, 1)
         indptr = np.cumsum(indptr)
-        lut_size = min(int(chars.max()) + 1, LUT_LIMIT) if chars.shape[0] else 0
+        # At least all of Latin-1, so that one-byte strings are encoded without a bound check.
+        lut_size = max(256, min(int(chars.max()) + 1, LUT_LIMIT) if chars.shape[0] else 0)
         lut = np.zeros(lut_size, dtype=np.int32)
         small = chars[chars < lut_size]
         lut[small] = np.arange(1, small.shape[0] + 1, dtype=np.int32)
@@ -366,7 +408,7 @@ cdef class CostKernel:
         self.t.coldef = &coldef[0]
         self.t.ins = &ins[0]
         self.t.dele = &dele[0]
-        self.t.lut = &lut[0] if lut.shape[0] else NULL
+        self.t.lut = &lut[0]
         self.t.lut_size = lut.shape[0]
         if table is None:
             self.t.dense = NULL
@@ -387,15 +429,8 @@ cdef class CostKernel:
             raise ValueError("the cost tables are not set")
         return 0
 
-    cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps):
-        cdef int kind = PyUnicode_KIND(s)
-        cdef void* data = PyUnicode_DATA(s)
-        cdef Py_ssize_t i, n = len(s)
-        cdef cp_t c
-        for i in range(n):
-            c = PyUnicode_READ(kind, data, i)
-            cps[i] = c
-            ids[i] = lookup(&self.t, c)
+    cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps) noexcept:
+        encode_str(&self.t, s, ids, cps)
 
     def encode(self, str s not None):
         """Return ``(ids, code_points)`` of ``s`` as int32 and uint32 arrays."""
