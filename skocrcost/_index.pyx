@@ -18,6 +18,13 @@ costing at least the cheapest deletion among them); when the word has at least
 whose bound exceeds the k-th best distance found so far (or the radius) is
 skipped; ties with the k-th best are still visited, so ties are broken by the
 lexicon index exactly as a stable sort of the brute-force distances does.
+
+Two things make the walk cheap without changing its result.  The query's own
+prefixes are visited first (OCR keeps most characters, so near words tighten
+the k-NN bound early), then the rest of their subtrees from the deepest up.
+And a column keeps only its band of cells within the bound: a cell above it
+only leads to words above it, so a child computes the cells its parent's band
+reaches and no others.
 """
 
 import numpy as np
@@ -44,6 +51,13 @@ N_KERNEL_ARGS = 9
 MAX_SEARCH_BYTES = 1 << 30
 
 
+cdef extern from *:
+    """
+    #define skc_prefetch(p) __builtin_prefetch(p)
+    """
+    void prefetch "skc_prefetch" (const void* p) noexcept nogil
+
+
 cdef struct Hit:
     double d
     int64_t i
@@ -57,17 +71,49 @@ cdef struct Found:
     double bound              # prune subtrees whose lower bound exceeds this
 
 
+cdef struct Node:
+    # One record per trie node (preorder), so that visiting a node reads one cache line.
+    cp_t cp                   # code point of the edge into the node
+    int32_t nid               # its id in the kernel's alphabet
+    int32_t depth
+    int32_t lo                # shortest and longest word length in the subtree
+    int32_t hi
+    int32_t n_ends            # words ending here: ends[end_begin:end_begin + n_ends]
+    int32_t size              # nodes in the subtree, the node included
+    int32_t end_begin
+
+
+NODE_DTYPE = np.dtype([("cp", np.uint32), ("nid", np.int32), ("depth", np.int32),
+                       ("lo", np.int32), ("hi", np.int32), ("n_ends", np.int32),
+                       ("size", np.int32), ("end_begin", np.int32)], align=True)
+
+# 32-byte records: two per cache line.  Node and word counts must fit in int32.
+MAX_NODES = (1 << 31) - 1
+
+
+assert NODE_DTYPE.itemsize == sizeof(Node), "NODE_DTYPE must match struct Node"
+
+
 cdef struct Trie:
     Py_ssize_t n_nodes
-    const cp_t* cp            # code point of the edge into each node (preorder)
-    const int32_t* nid        # its id in the kernel's alphabet
-    const int32_t* depth
-    const int64_t* size       # nodes in the subtree, the node included
-    const int32_t* lo         # shortest and longest word length in the subtree
-    const int32_t* hi
-    const int64_t* end_ptr    # words ending at node v: ends[end_ptr[v]:end_ptr[v + 1]]
+    const Node* nodes
     const int64_t* ends
     double min_ins            # cheapest insertion of any lexicon character
+
+
+cdef struct Query:
+    # One query's encoding and search buffers (see search()).
+    const int32_t* aid
+    const cp_t* acp
+    Py_ssize_t n
+    double* stack             # column of the node at depth j: stack[j * (n + 1):]
+    double* dl                # deletion cost of each OCR character
+    double* sufdel            # the cheapest deletion among OCR characters i .. n - 1
+    double* scratch
+    double* cache             # substitution rows per lexicon id, or NULL
+    unsigned char* cached
+    int32_t* band_lo          # column j's cells outside [band_lo[j], band_hi[j]] exceed
+    int32_t* band_hi          # the bound they were computed under (empty when lo > hi)
 
 
 cdef int hit_cmp(const void* a, const void* b) noexcept nogil:
@@ -142,97 +188,191 @@ cdef int found_add(Found* f, double d, int64_t i) noexcept nogil:
     return 0
 
 
-cdef int search(const Table* t, const Trie* tr, const int32_t* aid, const cp_t* acp,
-                Py_ssize_t n, double* stack, double* dl, double* sufdel, double* scratch,
-                Found* f) noexcept nogil:
-    """Walk the trie for one query, offering every word not pruned to ``f``."""
-    cdef Py_ssize_t i, v, w = n + 1, r, a_end, c_start
-    cdef int32_t b, j
-    cdef cp_t c
-    cdef double x, y, ib, lb, rem
-    cdef double* col
-    cdef double* par
-    cdef double* subrow
-    # The substitution costs of the query against one lexicon character are the
-    # same at every node carrying it: compute each such row once per query.
-    cdef double* cache = NULL
-    cdef unsigned char* cached = NULL
-    for i in range(n):
-        dl[i] = t.dele[aid[i]]
-    # sufdel[i]: the cheapest deletion among OCR characters i .. n - 1 (rows left after row i).
-    if n:
-        sufdel[n - 1] = dl[n - 1]
-        for i in range(n - 2, -1, -1):
-            sufdel[i] = dl[i] if dl[i] < sufdel[i + 1] else sufdel[i + 1]
-    # The root's column: the empty prefix, every OCR character deleted.
-    stack[0] = 0.0
-    for i in range(n):
-        stack[i + 1] = stack[i] + dl[i]
-    for r in range(tr.end_ptr[0], tr.end_ptr[1]):
-        if found_add(f, stack[n], tr.ends[r]) < 0:
-            return -1
-    if n > 0 and t.n * n <= SUB_CACHE:
-        cache = <double*> malloc(t.n * n * sizeof(double))
-        cached = <unsigned char*> calloc(t.n, 1)
-        if cache == NULL or cached == NULL:  # no cache, the same results
-            free(cache)
-            free(cached)
-            cache = NULL
-            cached = NULL
-    v = 1
-    while v < tr.n_nodes:
-        j = tr.depth[v]
-        par = stack + (j - 1) * w
-        col = stack + j * w
-        b = tr.nid[v]
-        c = tr.cp[v]
-        ib = t.ins[b]
-        col[0] = par[0] + ib
-        if cache != NULL and b != 0:  # id b > 0 stands for c alone: a match is aid == b
-            subrow = cache + b * n
-            if not cached[b]:
-                cached[b] = 1
-                for i in range(n):
-                    subrow[i] = 0.0 if aid[i] == b else sub_cost(t, aid[i], b)
-        else:
-            subrow = scratch
+cdef inline double cell_bound(double c, double fi, double a_end, double c_start1,
+                              double sufdel_i, double min_ins) noexcept nogil:
+    """Cell i's share (i = fi) of its subtree's lower bound: the cell plus the
+    deletions (rows i < a_end) or insertions (rows i > c_start1) the subtree's word
+    lengths force after it; written without branches, as it runs in the DP loop."""
+    cdef double dele = a_end - fi, ins = fi - c_start1
+    dele = dele if dele > 0.0 else 0.0
+    ins = ins if ins > 0.0 else 0.0
+    return (c + (dele * sufdel_i + ins * min_ins)) * SLACK
+
+
+cdef inline double store_band(Query* q, Py_ssize_t j, Py_ssize_t lo, Py_ssize_t hi,
+                              double bound, double lb) noexcept nogil:
+    """Keep column j's band, its cells within the bound among the computed [lo, hi]
+    (hi: the last one within it), for its children; return the lower bound ``lb``.
+
+    A cell above the bound only leads to words above it (costs are non-negative),
+    so the children skip it: they read infinity just outside the band.
+    """
+    cdef double* col = q.stack + j * (q.n + 1)
+    while lo <= hi and col[lo] > bound:
+        lo += 1
+    q.band_lo[j] = <int32_t> lo
+    q.band_hi[j] = <int32_t> hi
+    if lo > hi:
+        return INFINITY
+    if lo > 0:
+        col[lo - 1] = INFINITY
+    if hi < q.n:
+        col[hi + 1] = INFINITY
+    return lb
+
+
+cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Query* q,
+                               double bound) noexcept nogil:
+    """Compute node v's DP column from its parent's; return the subtree's lower bound.
+
+    Only the parent's band and the cells it reaches are computed (store_band):
+    a cell within the bound has its cheapest predecessor within it too, so
+    every such cell is exact, and so is every word distance within the bound.
+    """
+    cdef const Node* nd = &tr.nodes[v]
+    cdef Py_ssize_t i, n = q.n, j = nd.depth, lo = q.band_lo[j - 1], hi = q.band_hi[j - 1]
+    cdef Py_ssize_t last, alive = -1
+    cdef double* par = q.stack + (j - 1) * (n + 1)
+    cdef double* col = par + (n + 1)
+    cdef const int32_t* aid = q.aid
+    cdef const double* dl = q.dl
+    cdef const double* sufdel = q.sufdel
+    cdef const double* subrow
+    cdef int32_t b = nd.nid
+    cdef cp_t c = nd.cp
+    cdef double x, y, d, lb, fi, ib = t.ins[b], min_ins = tr.min_ins
+    # Rows i < a_end have more OCR characters left than the longest word below has
+    # truth characters, rows i >= c_start fewer than the shortest (c_start <= n + 1:
+    # no word is shorter than its node); the rest add nothing.
+    cdef double a_end = <double> (n - (nd.hi - j)), c_start1 = <double> (n - (nd.lo - j))
+    if lo > hi:
+        return INFINITY
+    if q.cache != NULL and b != 0:  # id b > 0 stands for c alone: a match is aid == b
+        subrow = q.cache + b * n
+        if not q.cached[b]:
+            q.cached[b] = 1
             for i in range(n):
-                subrow[i] = 0.0 if acp[i] == c else sub_cost(t, aid[i], b)
+                q.cache[b * n + i] = 0.0 if aid[i] == b else sub_cost(t, aid[i], b)
+    else:
         for i in range(n):
-            # The moves in dp_distance's order: diagonal, deletion, insertion.
-            x = par[i] + subrow[i]
-            y = col[i] + dl[i]
-            x = y if y < x else x
-            y = par[i + 1] + ib
-            col[i + 1] = y if y < x else x
-        # Lower bound of every word in the subtree (see the module docstring): rows
-        # i < a_end have more OCR characters left than the longest word has truth
-        # characters, rows i >= c_start fewer than the shortest; the rest add nothing.
-        a_end = n - (tr.hi[v] - j)
-        a_end = 0 if a_end < 0 else a_end
-        c_start = n - (tr.lo[v] - j) + 1  # <= n + 1: no word is shorter than its node
-        lb = INFINITY
-        for i in range(a_end):
-            rem = (a_end - i) * sufdel[i]
-            x = (col[i] + rem) * SLACK if rem > 0.0 else col[i]
-            lb = x if x < lb else lb
-        for i in range(a_end, c_start if c_start > 0 else 0):
-            lb = col[i] if col[i] < lb else lb
-        for i in range(c_start if c_start > 0 else 0, n + 1):
-            rem = (i - c_start + 1) * tr.min_ins
-            x = (col[i] + rem) * SLACK if rem > 0.0 else col[i]
-            lb = x if x < lb else lb
-        if lb > f.bound:
-            v += tr.size[v]
+            q.scratch[i] = 0.0 if q.acp[i] == c else sub_cost(t, aid[i], b)
+        subrow = q.scratch
+    # Cell lo: the diagonal and the cell above come from outside the parent's band.
+    d = par[lo] + ib
+    col[lo] = d
+    fi = <double> lo
+    lb = cell_bound(d, fi, a_end, c_start1, sufdel[lo], min_ins)
+    alive = lo if d <= bound else alive
+    last = hi + 1 if hi < n else n
+    for i in range(lo, last):
+        # The sums of dp_distance; exact minima, so their order does not change the
+        # value: the two moves from the parent's column first (par[hi + 1] holds
+        # infinity), off the chain that runs down this column through d, which
+        # leaves the CPU room for the bound's bookkeeping.
+        x = par[i] + subrow[i]
+        y = par[i + 1] + ib
+        x = y if y < x else x
+        y = d + dl[i]
+        d = y if y < x else x
+        col[i + 1] = d
+        fi = fi + 1.0
+        x = cell_bound(d, fi, a_end, c_start1, sufdel[i + 1], min_ins)
+        lb = x if x < lb else lb
+        alive = i + 1 if d <= bound else alive
+    # Below the parent's band only deletions continue the column.
+    while last < n and d + dl[last] <= bound:
+        d = d + dl[last]
+        last += 1
+        col[last] = d
+        fi = fi + 1.0
+        x = cell_bound(d, fi, a_end, c_start1, sufdel[last], min_ins)
+        lb = x if x < lb else lb
+        alive = last
+    return store_band(q, j, lo, alive, bound, lb)
+
+
+cdef inline int offer_ends(const Trie* tr, Py_ssize_t v, Query* q, Found* f) noexcept nogil:
+    """Offer the words ending at node v (its column is on the stack)."""
+    cdef const Node* nd = &tr.nodes[v]
+    cdef double d = q.stack[nd.depth * (q.n + 1) + q.n]
+    cdef int64_t r
+    if q.band_hi[nd.depth] < q.n:  # the last cell exceeds the bound: so do these words
+        return 0
+    for r in range(nd.end_begin, nd.end_begin + nd.n_ends):
+        if found_add(f, d, tr.ends[r]) < 0:
+            return -1
+    return 0
+
+
+cdef int walk(const Table* t, const Trie* tr, Py_ssize_t v, Py_ssize_t end, Query* q,
+              Found* f) noexcept nogil:
+    """Visit the preorder nodes [v, end), whose ancestors' columns are on the stack."""
+    while v < end:
+        # The walk goes on at v + 1 or, if v is pruned, at its next sibling, which is
+        # far away in memory: fetch it while v's column is computed.
+        prefetch(&tr.nodes[v + tr.nodes[v].size])
+        if node_column(t, tr, v, q, f.bound) > f.bound:
+            v += tr.nodes[v].size
             continue
-        for r in range(tr.end_ptr[v], tr.end_ptr[v + 1]):
-            if found_add(f, col[n], tr.ends[r]) < 0:
-                free(cache)
-                free(cached)
-                return -1
+        if offer_ends(tr, v, q, f) < 0:
+            return -1
         v += 1
-    free(cache)
-    free(cached)
+    return 0
+
+
+cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double* path_lb,
+                Found* f) noexcept nogil:
+    """Walk the trie for one query, offering every word not pruned to ``f``.
+
+    The nodes spelling the query's own prefixes come first, then the rest of
+    their subtrees from the deepest up: OCR keeps most characters, so words
+    near the query are found early and tighten the k-NN bound for the rest of
+    the walk.  The order changes only what is pruned, never the result.
+    """
+    cdef Py_ssize_t i, n = q.n, L = 0, u, stop, nxt
+    for i in range(n):
+        q.dl[i] = t.dele[q.aid[i]]
+    q.sufdel[n] = 0.0  # read for the last row, never used: no characters are left
+    if n:
+        q.sufdel[n - 1] = q.dl[n - 1]
+        for i in range(n - 2, -1, -1):
+            q.sufdel[i] = q.dl[i] if q.dl[i] < q.sufdel[i + 1] else q.sufdel[i + 1]
+    # The root's column: the empty prefix, every OCR character deleted.
+    q.stack[0] = 0.0
+    for i in range(n):
+        q.stack[i + 1] = q.stack[i] + q.dl[i]
+    # The root's band: every cell within the bound (all of them when it is infinite).
+    for i in range(n, -1, -1):
+        if q.stack[i] <= f.bound:
+            break
+    store_band(q, 0, 0, i, f.bound, 0.0)
+    if offer_ends(tr, 0, q, f) < 0:
+        return -1
+    path[0] = 0
+    while L < n:
+        u = path[L] + 1
+        stop = path[L] + tr.nodes[path[L]].size
+        while u < stop and tr.nodes[u].cp != q.acp[L]:
+            u += tr.nodes[u].size
+        if u >= stop:
+            break
+        L += 1
+        path[L] = u
+        path_lb[L] = node_column(t, tr, u, q, f.bound)
+        if offer_ends(tr, u, q, f) < 0:
+            return -1
+    for i in range(L, -1, -1):
+        u = path[i]
+        if i > 0 and path_lb[i] > f.bound:
+            continue
+        if i == L:
+            if walk(t, tr, u + 1, u + tr.nodes[u].size, q, f) < 0:
+                return -1
+        else:
+            nxt = path[i + 1]
+            if (walk(t, tr, u + 1, nxt, q, f) < 0
+                    or walk(t, tr, nxt + tr.nodes[nxt].size, u + tr.nodes[u].size, q, f) < 0):
+                return -1
     return 0
 
 
@@ -241,20 +381,48 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
                      Py_ssize_t k, double radius, Py_ssize_t* count) noexcept nogil:
     """Sorted hits of one query (k-NN when k > 0, else within radius); NULL when out of memory."""
     cdef Found f
+    cdef Query q
     cdef Py_ssize_t cells = (max_depth + 1) * (n + 1)
-    cdef double* work = <double*> malloc((cells + 3 * n + 2) * sizeof(double))
+    cdef double* work = <double*> malloc((cells + 4 * n + 4) * sizeof(double))
+    cdef int64_t* path = <int64_t*> malloc((n + 1) * sizeof(int64_t))
+    cdef int32_t* band = <int32_t*> malloc(2 * (max_depth + 1) * sizeof(int32_t))
+    cdef int failed
     f.radius_mode = k <= 0
     f.capacity = k if k > 0 else 16
     f.size = 0
     f.bound = radius if k <= 0 else INFINITY
     f.hits = <Hit*> malloc(f.capacity * sizeof(Hit))
-    if work == NULL or f.hits == NULL or search(
-            t, tr, aid, acp, n, work, work + cells, work + cells + n + 1,
-            work + cells + 2 * n + 2, &f) < 0:
-        free(work)
+    q.aid = aid
+    q.acp = acp
+    q.n = n
+    q.stack = work
+    q.dl = work + cells
+    q.sufdel = q.dl + n + 1
+    q.scratch = q.sufdel + n + 1
+    q.cache = NULL
+    q.cached = NULL
+    q.band_lo = band
+    q.band_hi = band + max_depth + 1 if band != NULL else NULL
+    # The substitution costs of the query against one lexicon character are the
+    # same at every node carrying it: compute each such row once per query.
+    if n > 0 and t.n * n <= SUB_CACHE:
+        q.cache = <double*> malloc(t.n * n * sizeof(double))
+        q.cached = <unsigned char*> calloc(t.n, 1)
+        if q.cache == NULL or q.cached == NULL:  # no cache, the same results
+            free(q.cache)
+            free(q.cached)
+            q.cache = NULL
+            q.cached = NULL
+    failed = (work == NULL or path == NULL or band == NULL or f.hits == NULL
+              or search(t, tr, &q, path, q.scratch + n + 1, &f) < 0)
+    free(work)
+    free(path)
+    free(band)
+    free(q.cache)
+    free(q.cached)
+    if failed:
         free(f.hits)
         return NULL
-    free(work)
     qsort(f.hits, f.size, sizeof(Hit), hit_cmp)
     count[0] = f.size
     return f.hits
@@ -342,7 +510,8 @@ cdef class LexiconIndex:
     cdef readonly tuple trie
     cdef readonly Py_ssize_t n_words
     cdef readonly Py_ssize_t max_depth
-    cdef object _nid
+    cdef object _nodes    # owns the Node records tr.nodes points into
+    cdef object _ends
     cdef Trie tr
 
     def __init__(self, CostKernel kernel not None, list words not None):
@@ -355,35 +524,38 @@ cdef class LexiconIndex:
     def _set(self, CostKernel kernel, tuple trie, Py_ssize_t n_words):
         kernel._check()
         cp, depth, size, lo, hi, end_ptr, ends = trie
+        if cp.shape[0] > MAX_NODES or ends.shape[0] > MAX_NODES:
+            raise ValueError(f"the lexicon's trie has {cp.shape[0]} nodes for {ends.shape[0]} "
+                             f"words; the index holds at most {MAX_NODES} of each")
         self.kernel = kernel
         self.trie = trie
         self.n_words = n_words
         self.max_depth = int(depth.max())
-        nid = np.zeros(cp.shape[0], dtype=np.int32)
+        nodes = np.zeros(cp.shape[0], dtype=NODE_DTYPE)
+        nodes["cp"] = cp
+        nodes["depth"] = depth
+        nodes["lo"] = lo
+        nodes["hi"] = hi
+        nodes["n_ends"] = np.diff(end_ptr)
+        nodes["size"] = size
+        nodes["end_begin"] = end_ptr[:-1]
         cdef const cp_t[::1] vcp = cp
-        cdef int32_t[::1] vnid = nid
+        cdef int32_t[::1] vnid = nodes["nid"].copy()
         cdef Py_ssize_t v
         cdef double m = INFINITY
         for v in range(1, cp.shape[0]):
             vnid[v] = lookup(&kernel.t, vcp[v])
             if kernel.t.ins[vnid[v]] < m:
                 m = kernel.t.ins[vnid[v]]
-        self._nid = nid
-        self._point(cp, nid, depth, size, lo, hi, end_ptr, ends)
-        self.tr.min_ins = m if m < INFINITY else 0.0
-
-    cdef _point(self, const cp_t[::1] cp, const int32_t[::1] nid, const int32_t[::1] depth,
-                const int64_t[::1] size, const int32_t[::1] lo, const int32_t[::1] hi,
-                const int64_t[::1] end_ptr, const int64_t[::1] ends):
+        nodes["nid"] = np.asarray(vnid)
+        self._nodes = nodes
+        self._ends = np.ascontiguousarray(ends, dtype=np.int64)
+        cdef const int64_t[::1] vends = self._ends
+        cdef const unsigned char[::1] raw = nodes.view(np.uint8)
         self.tr.n_nodes = cp.shape[0]
-        self.tr.cp = &cp[0]
-        self.tr.nid = &nid[0]
-        self.tr.depth = &depth[0]
-        self.tr.size = &size[0]
-        self.tr.lo = &lo[0]
-        self.tr.hi = &hi[0]
-        self.tr.end_ptr = &end_ptr[0]
-        self.tr.ends = &ends[0]
+        self.tr.nodes = <const Node*> &raw[0]
+        self.tr.ends = &vends[0]
+        self.tr.min_ins = m if m < INFINITY else 0.0
 
     def __reduce__(self):
         return (_rebuild, (self.kernel, self.trie, self.n_words))

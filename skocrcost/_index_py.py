@@ -1,8 +1,10 @@
 """Pure-Python twin of :mod:`skocrcost._index`: the same functions, class and results.
 
-Written for clarity, not speed.  It walks the same trie with the same pruning,
-reading the costs of a :class:`skocrcost._dp_py.CostKernel` twin, so the tests
-can hold the compiled search equal to it (and to brute force) bit for bit.
+Written for clarity, not speed.  It walks the same trie in the same order with
+the same pruning, reading the costs of a :class:`skocrcost._dp_py.CostKernel`
+twin, so the tests can hold the compiled search equal to it (and to brute
+force) bit for bit.  It computes whole columns: the compiled search's bands
+skip only cells above the bound, which changes no distance within it.
 """
 
 import numpy as np
@@ -74,9 +76,44 @@ class LexiconIndex:
     def n_nodes(self):
         return len(self.trie[0])
 
-    def _search(self, query, found):
-        """Walk the trie for one query, offering every word not pruned to ``found``."""
+    def _column(self, v, query, aid, dl, sufdel, columns):
+        """Compute node v's column from its parent's; return the subtree's lower bound."""
         cp, depth, size, lo, hi, end_ptr, ends = self.trie
+        k = self.kernel
+        n = len(query)
+        j = int(depth[v])
+        par, col = columns[j - 1], columns[j]
+        b, c = self._nid[v], int(cp[v])
+        ib = k._ins[b]
+        col[0] = par[0] + ib
+        for i in range(n):
+            x = par[i] + (0.0 if ord(query[i]) == c else k._sub(aid[i], b))
+            col[i + 1] = min(x, col[i] + dl[i], par[i + 1] + ib)
+        self.visited += 1
+        lb = float("inf")
+        for i in range(n + 1):
+            r = n - i
+            if r > hi[v] - j:
+                rem = (r - (hi[v] - j)) * sufdel[i]
+            else:
+                rem = (lo[v] - j - r) * self._min_ins if r < lo[v] - j else 0.0
+            lb = min(lb, (col[i] + rem) * SLACK)
+        return lb
+
+    def _offer(self, v, columns, found):
+        """Offer the words ending at node v."""
+        depth, end_ptr, ends = self.trie[1], self.trie[5], self.trie[6]
+        col = columns[int(depth[v])]
+        for r in range(end_ptr[v], end_ptr[v + 1]):
+            found.add(col[-1], int(ends[r]))
+
+    def _search(self, query, found):
+        """Walk the trie for one query, offering every word not pruned to ``found``.
+
+        The nodes spelling the query's prefixes first, then the rest of their
+        subtrees from the deepest up (the compiled search's order).
+        """
+        cp, size = self.trie[0], self.trie[2]
         k = self.kernel
         n = len(query)
         aid = [k._ids.get(ord(c), 0) for c in query]
@@ -85,33 +122,37 @@ class LexiconIndex:
         columns = [[0.0] * (n + 1) for _ in range(self.max_depth + 1)]
         for i in range(n):
             columns[0][i + 1] = columns[0][i] + dl[i]
-        for r in range(end_ptr[0], end_ptr[1]):
-            found.add(columns[0][n], int(ends[r]))
-        v = 1
-        while v < len(cp):
-            j = int(depth[v])
-            par, col = columns[j - 1], columns[j]
-            b, c = self._nid[v], int(cp[v])
-            ib = k._ins[b]
-            col[0] = par[0] + ib
-            for i in range(n):
-                x = par[i] + (0.0 if ord(query[i]) == c else k._sub(aid[i], b))
-                col[i + 1] = min(x, col[i] + dl[i], par[i + 1] + ib)
-            self.visited += 1
-            lb = float("inf")
-            for i in range(n + 1):
-                r = n - i
-                if r > hi[v] - j:
-                    rem = (r - (hi[v] - j)) * sufdel[i]
-                else:
-                    rem = (lo[v] - j - r) * self._min_ins if r < lo[v] - j else 0.0
-                lb = min(lb, (col[i] + rem) * SLACK if rem > 0.0 else col[i])
-            if lb > found.bound:
-                v += int(size[v])
+        self._offer(0, columns, found)
+
+        def walk(v, end):
+            while v < end:
+                if self._column(v, query, aid, dl, sufdel, columns) > found.bound:
+                    v += int(size[v])
+                    continue
+                self._offer(v, columns, found)
+                v += 1
+
+        path, path_lb = [0], [None]
+        while len(path) - 1 < n:
+            p = path[-1]
+            u, stop = p + 1, p + int(size[p])
+            while u < stop and int(cp[u]) != ord(query[len(path) - 1]):
+                u += int(size[u])
+            if u >= stop:
+                break
+            path.append(u)
+            path_lb.append(self._column(u, query, aid, dl, sufdel, columns))
+            self._offer(u, columns, found)
+        for i in range(len(path) - 1, -1, -1):
+            u = path[i]
+            if i > 0 and path_lb[i] > found.bound:
                 continue
-            for r in range(end_ptr[v], end_ptr[v + 1]):
-                found.add(col[n], int(ends[r]))
-            v += 1
+            if i == len(path) - 1:
+                walk(u + 1, u + int(size[u]))
+            else:
+                nxt = path[i + 1]
+                walk(u + 1, nxt)
+                walk(nxt + int(size[nxt]), u + int(size[u]))
         return sorted(found.hits)
 
     def kneighbors(self, queries, k, n_threads=1):
