@@ -471,7 +471,7 @@ cdef class EditKernel(CostKernel):
         return ptr, lst
 
     def _encode_side(self, list strings, bint src):
-        offsets, ids, cps = self._encode_list(strings)
+        offsets, ids, cps = self._encode_list(strings, "X" if src else "Y")
         ptr, lst = self._ends(offsets, cps, src)
         return offsets, ids, cps, ptr, lst
 
