@@ -48,9 +48,17 @@ def match_case(word, observed):
     return word
 
 
+# Tokens longer than this are never corrected: no word is that long, so whatever word
+# replaced such a token (merged words, a URL, garbage) would be a guess.
+MAX_WORD_LENGTH = 64
+
+
 def correctable(core):
-    """Only words with a letter are corrected; numbers and punctuation stay."""
-    return any(c.isalpha() for c in core)
+    """Only words with a letter, at most MAX_WORD_LENGTH long, are corrected.
+
+    Numbers, punctuation, symbols, emoji and lone surrogates (no letter) stay.
+    """
+    return len(core) <= MAX_WORD_LENGTH and any(c.isalpha() for c in core)
 
 
 class NoisyChannelDecoder:
