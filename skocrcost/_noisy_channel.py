@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 import numpy as np
 
@@ -31,7 +32,15 @@ _CORE = re.compile(r"^(\W*)(.*?)(\W*)$", re.S)
 
 def split_token(token):
     """``(leading punctuation, core, trailing punctuation)`` of a whitespace token."""
-    return _CORE.match(token).groups()
+    lead, core, trail = _CORE.match(token).groups()
+    # Combining marks (category M) are \W to the regex but belong to the letter before
+    # them: "e\u0301" must not be corrected as "e" with a trailing accent.
+    marks = 0
+    while marks < len(trail) and unicodedata.category(trail[marks]).startswith("M"):
+        marks += 1
+    if core and marks:
+        return lead, core + trail[:marks], trail[marks:]
+    return lead, core, trail
 
 
 def lm_sentence(line):

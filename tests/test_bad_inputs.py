@@ -1492,3 +1492,16 @@ DASK_CASES = (
 def test_bad_input_to_the_dask_functions(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_combining_marks_stay_with_their_letter_in_correct():
+    from skocrcost._noisy_channel import split_token
+
+    # A combining mark is \W to a regex; it used to be split off as trailing punctuation,
+    # so "e\u0301" was corrected as "e" and came out as "the\u0301" ("thé").
+    assert split_token("(cafe\u0301).") == ("(", "cafe\u0301", ").")
+    assert split_token("\u0301") == ("\u0301", "", "")
+    fixer = OCRCorrector(lexicon=["the", "cow", "cafe\u0301"]).fit(*TOKENS)
+    first, second = fixer.correct("cafe\u0301, e\u0301").split()
+    assert first == "cafe\u0301,"  # a lexicon word, with its comma
+    assert second in ("e\u0301", "the", "cow", "cafe\u0301")
