@@ -357,3 +357,28 @@ def test_language_model_survives_pickle(train, order, discount, held_out):
         )
     np.testing.assert_array_equal(back.score_samples(held_out), lm.score_samples(held_out))
     assert back.get_params() == lm.get_params() and back.n_ngrams_ == lm.n_ngrams_
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    edit_weights(),
+    st.lists(unicode_text, min_size=1, max_size=8),
+    st.lists(unicode_text, max_size=5),
+    st.integers(1, 3),
+)
+def test_neighbours_under_a_weighted_edit_distance_equal_brute_force_and_pickle(
+    weights, words, queries, k
+):
+    from skocrcost import EditDistanceNeighbors
+
+    wed = WeightedEditDistance(**weights)
+    k = min(k, len(words))
+    nn = EditDistanceNeighbors(k, metric=wed).fit(words)
+    dist, ind = nn.kneighbors(queries)
+    brute = wed.pairwise(queries, words).reshape(len(queries), len(words))
+    order = np.argsort(brute, axis=1, kind="stable")[:, :k]
+    np.testing.assert_array_equal(ind, order)
+    np.testing.assert_array_equal(dist, np.take_along_axis(brute, order, axis=1))
+    back = pickle.loads(pickle.dumps(nn))
+    for x, y in zip(back.kneighbors(queries), (dist, ind), strict=True):
+        np.testing.assert_array_equal(x, y)
