@@ -177,7 +177,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
-        self._checked_language_model(fitted=False)
+        self._check_correct_params(fitted=False)
         X, y = check_pairs(X, y)
         truth_counts = Counter(y)
         if self.lexicon is None:
@@ -212,7 +212,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def __sklearn_is_fitted__(self):
         return hasattr(self, "neighbors_")
 
-    def _checked_language_model(self, fitted=True):
+    def _check_correct_params(self, fitted=True):
         """The parameters only :meth:`correct` uses, checked again when it runs (set_params
         may have changed them since fit); returns ``language_model``."""
         check_number(self.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
@@ -322,7 +322,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_is_fitted(self)
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
-        lm = self._checked_language_model()
+        lm = self._check_correct_params()
         if lm is None:
             lm = _UnigramPrior(self.lexicon_, self.log_prior_, self.prior_weight)
         scale = self.scale_
