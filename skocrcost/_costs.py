@@ -61,6 +61,13 @@ def _pair_key(key, name):
     return _check_piece(key[0], name), _check_piece(key[1], name)
 
 
+def check_char(c, name):
+    """``c`` if it is one character; TypeError naming the argument ``name`` otherwise."""
+    if not isinstance(c, str) or len(c) != 1:
+        raise TypeError(f"{name} must be a single character, got {c!r}")
+    return c
+
+
 @dataclass(frozen=True, eq=False)
 class CostTables:
     """Single-character edit costs over an alphabet (see the module docstring).
@@ -352,8 +359,7 @@ class CostTables:
 
     # -- answers for any characters ------------------------------------------------------
     def _id(self, c, name):
-        if not isinstance(c, str) or len(c) != 1:
-            raise TypeError(f"{name} must be a single character, got {c!r}")
+        check_char(c, name)
         i = int(np.searchsorted(self.chars, ord(c)))
         return i + 1 if i < len(self.chars) and self.chars[i] == ord(c) else 0
 

@@ -29,6 +29,7 @@ cdef extern from "Python.h":
 cdef extern from "_omp.h":
     int skc_omp_max_threads() nogil
     int skc_have_openmp() nogil
+    int skc_threads(int wanted) nogil
 
 cdef extern from "_lanes.h":
     enum: SKC_LANES
@@ -513,8 +514,7 @@ cdef class CostKernel:
         out = np.empty((nx, ny), dtype=np.float64)
         if nx == 0 or ny == 0:
             return out
-        if n_threads < 1:
-            n_threads = 1
+        n_threads = skc_threads(n_threads)
         xo, xi, xc = self._encode_list(X, "X")
         yo, yi, yc = self._encode_list(Y, "Y")
         if self.t.dense != NULL:
@@ -672,8 +672,7 @@ cdef class CostKernel:
         cdef Py_ssize_t p, tid, failed = 0
         cdef double* work
         cdef Table* t = &self.t
-        if n_threads < 1:
-            n_threads = 1
+        n_threads = skc_threads(n_threads)
         # One direction matrix per thread, grown to the largest pair that thread meets:
         # a single long pair among many short ones costs its cells once, not once per thread.
         cdef unsigned char** moves = <unsigned char**> calloc(n_threads, sizeof(void*))

@@ -32,6 +32,9 @@ from libc.string cimport memset
 
 from skocrcost._dp cimport CostKernel, Table, cp_t, lookup, sub_cost
 
+cdef extern from "_omp.h":
+    int skc_threads(int wanted) nogil
+
 cdef enum:
     OP_MATCH = 0
     OP_SUB = 1
@@ -468,7 +471,7 @@ cdef class EditKernel(CostKernel):
         return ptr, lst
 
     def _encode_side(self, list strings, bint src):
-        offsets, ids, cps = self._encode_list(strings)
+        offsets, ids, cps = self._encode_list(strings, "X" if src else "Y")
         ptr, lst = self._ends(offsets, cps, src)
         return offsets, ids, cps, ptr, lst
 
@@ -544,8 +547,7 @@ cdef class EditKernel(CostKernel):
         cdef Py_ssize_t maxm = int(np.diff(ys[0]).max())
         cdef Py_ssize_t p, failed = 0
         cdef double* work
-        if n_threads < 1:
-            n_threads = 1
+        n_threads = skc_threads(n_threads)
         with nogil, parallel(num_threads=n_threads):
             work = <double*> malloc(R * (maxm + 1) * sizeof(double))
             for p in prange(npairs, schedule="dynamic", chunksize=16):
@@ -574,8 +576,7 @@ cdef class EditKernel(CostKernel):
         cdef Py_ssize_t maxm = int(np.diff(ys[0]).max())
         cdef Py_ssize_t p, i, j, total = nx * ny, failed = 0
         cdef double* work
-        if n_threads < 1:
-            n_threads = 1
+        n_threads = skc_threads(n_threads)
         with nogil, parallel(num_threads=n_threads):
             work = <double*> malloc(R * (maxm + 1) * sizeof(double))
             for p in prange(total, schedule="dynamic", chunksize=64):
@@ -642,8 +643,7 @@ cdef class EditKernel(CostKernel):
         cdef Py_ssize_t p, failed = 0
         cdef double* work
         cdef int32_t* moves
-        if n_threads < 1:
-            n_threads = 1
+        n_threads = skc_threads(n_threads)
         with nogil, parallel(num_threads=n_threads):
             work = <double*> malloc(maxcells * sizeof(double))
             moves = <int32_t*> malloc(maxcells * sizeof(int32_t))
@@ -738,8 +738,7 @@ cdef class EditKernel(CostKernel):
         xs = self._encode_side(X, True)
         ys = self._encode_side(Y, False)
         cdef Py_ssize_t npairs = len(X), nid = self.t.n
-        if n_threads < 1:
-            n_threads = 1
+        n_threads = skc_threads(n_threads)
         nbuf = n_threads
         single = np.zeros((nbuf, nid * nid), dtype=np.float64)
         trans = np.zeros((nbuf, nid * nid), dtype=np.float64)

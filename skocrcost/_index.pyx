@@ -36,6 +36,9 @@ from cython.parallel cimport parallel, prange
 
 from skocrcost._dp cimport CostKernel, Table, cp_t, lookup, sub_cost
 
+cdef extern from "_omp.h":
+    int skc_threads(int wanted) nogil
+
 # A bound that adds the length term is a product and a sum rounded once, while a
 # real path rounds at every step: shrink it by far more than that rounding error.
 cdef double SLACK = 1.0 - 1e-10
@@ -588,8 +591,7 @@ cdef class LexiconIndex:
         cdef const Table* t = &self.kernel.t
         cdef const Trie* tr = &self.tr
         cdef Py_ssize_t max_depth = self.max_depth
-        if n_threads < 1:
-            n_threads = 1
+        n_threads = skc_threads(n_threads)
         with nogil, parallel(num_threads=n_threads):
             for q in prange(nq, schedule="dynamic", chunksize=1):
                 h = search_one(t, tr, max_depth, &vid[off[q]], &vcp[off[q]],

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 import numpy as np
 
@@ -31,7 +32,15 @@ _CORE = re.compile(r"^(\W*)(.*?)(\W*)$", re.S)
 
 def split_token(token):
     """``(leading punctuation, core, trailing punctuation)`` of a whitespace token."""
-    return _CORE.match(token).groups()
+    lead, core, trail = _CORE.match(token).groups()
+    # Combining marks (category M) are \W to the regex but belong to the letter before
+    # them: "e\u0301" must not be corrected as "e" with a trailing accent.
+    marks = 0
+    while marks < len(trail) and unicodedata.category(trail[marks]).startswith("M"):
+        marks += 1
+    if core and marks:
+        return lead, core + trail[:marks], trail[marks:]
+    return lead, core, trail
 
 
 def lm_sentence(line):
@@ -48,9 +57,17 @@ def match_case(word, observed):
     return word
 
 
+# Tokens longer than this are never corrected: no word is that long, so whatever word
+# replaced such a token (merged words, a URL, garbage) would be a guess.
+MAX_WORD_LENGTH = 64
+
+
 def correctable(core):
-    """Only words with a letter are corrected; numbers and punctuation stay."""
-    return any(c.isalpha() for c in core)
+    """Only words with a letter, at most MAX_WORD_LENGTH long, are corrected.
+
+    Numbers, punctuation, symbols, emoji and lone surrogates (no letter) stay.
+    """
+    return len(core) <= MAX_WORD_LENGTH and any(c.isalpha() for c in core)
 
 
 class NoisyChannelDecoder:

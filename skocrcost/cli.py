@@ -82,14 +82,22 @@ def _k(text):
     return value
 
 
-def _positive(text):
+def _whole_number(text, ok, what):
     try:
         value = int(text)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}")
+        value = None
+    if value is None or not ok(value):
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
     return value
+
+
+def _positive(text):
+    return _whole_number(text, lambda v: v >= 1, "a whole number >= 1")
+
+
+def _n_jobs(text):
+    return _whole_number(text, lambda v: v != 0, "a non-zero whole number (-1: all cores)")
 
 
 def _name(path):
@@ -321,7 +329,7 @@ def build_parser():
     )
     fit.add_argument("--model", choices=("unified", "legacy"), default="unified")
     fit.add_argument("--cv", type=int, default=5, help="folds for --k auto (default 5)")
-    fit.add_argument("--n-jobs", type=int, default=None, help="threads (-1: all cores)")
+    fit.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
     fit.add_argument("--plot", metavar="PNG", help="also draw the learned costs (matplotlib)")
     fit.set_defaults(func=_fit)
 
@@ -357,7 +365,7 @@ def build_parser():
         help="a JSON cost file, or a shipped model's name (default: en-historical)",
     )
     neighbors.add_argument("-n", "--n-neighbors", type=_positive, default=5, help="default 5")
-    neighbors.add_argument("--n-jobs", type=int, default=None, help="threads (-1: all cores)")
+    neighbors.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
     neighbors.set_defaults(func=_neighbors)
 
     correct = sub.add_parser(
@@ -380,7 +388,7 @@ def build_parser():
         help="an estimator file from 'fit' or save(), or a shipped model (default: en-historical)",
     )
     correct.add_argument("--pairs", help="token pairs for the word prior and the reject rule")
-    correct.add_argument("--n-jobs", type=int, default=None, help="threads (-1: all cores)")
+    correct.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
     correct.set_defaults(func=_correct)
 
     demo = sub.add_parser(

@@ -8,10 +8,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
+from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._noisy_channel import NoisyChannelDecoder
+from ._noisy_channel import NoisyChannelDecoder, correctable
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
 from .estimator import EditCostEstimator
 from .neighbors import EditDistanceNeighbors
@@ -176,6 +177,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
+        self._check_correct_params(fitted=False)
         X, y = check_pairs(X, y)
         truth_counts = Counter(y)
         if self.lexicon is None:
@@ -209,6 +211,29 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "neighbors_")
+
+    def _check_correct_params(self, fitted=True):
+        """The parameters only :meth:`correct` uses, checked again when it runs (set_params
+        may have changed them since fit); returns ``language_model``."""
+        check_number(self.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
+        check_number(self.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
+        lm = self.language_model
+        if lm is None:
+            return None
+        if isinstance(lm, type) or not callable(getattr(lm, "log_probabilities", None)):
+            raise TypeError(
+                "language_model must be a fitted KatzBackoffLM (an object with "
+                f"log_probabilities), got {lm!r}"
+            )
+        if fitted:
+            try:
+                check_is_fitted(lm)
+            except NotFittedError:
+                raise NotFittedError(
+                    "language_model is not fitted: fit it on sentences first (clone() and "
+                    "GridSearchCV unfit it; wrap a fitted one in sklearn.frozen.FrozenEstimator)"
+                ) from None
+        return lm
 
     def _keep_score(self, x):
         """``-ln P(out of lexicon) - ln P_spell(x)``: the score of leaving ``x`` as it is."""
@@ -246,6 +271,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def predict(self, X):
         """The corrected tokens.
 
+        Tokens without a letter (numbers, punctuation, emoji, lone surrogates)
+        and tokens longer than 64 characters are returned unchanged, as
+        :meth:`correct` leaves them: no lexicon word is a likely reading of them.
+
         Returns
         -------
         ndarray of str (object dtype), shape (n_tokens,)
@@ -254,7 +283,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         X = check_strings(X, "X", allow_empty=True)
         out = np.array(X, dtype=object)
         known = set(self.lexicon_) if self.keep_known else set()
-        todo = [i for i, x in enumerate(X) if x not in known]
+        # Tokens without a letter or too long to be a word stay, as in correct().
+        todo = [i for i, x in enumerate(X) if x not in known and correctable(x)]
         if not todo:
             return out
         scores, ind = self.kneighbors([X[i] for i in todo])
@@ -276,8 +306,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         score ``keep(x) + reject_margin`` (see the class docstring), a lexicon
         word by the ``real_word_prior`` (which replaces ``keep_known`` here;
         the language model also scores keeping the token).  Punctuation, case pattern and spacing
-        are kept; tokens without a letter are left alone.  Without a
-        ``language_model`` the context-free word prior stands in for it.
+        are kept; tokens without a letter or longer than 64 characters are
+        left alone.  Without a ``language_model`` the context-free word prior
+        stands in for it.
 
         Parameters
         ----------
@@ -291,10 +322,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_is_fitted(self)
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
-        lm = self.language_model
-        if lm is not None:
-            check_is_fitted(lm)
-        else:
+        lm = self._check_correct_params()
+        if lm is None:
             lm = _UnigramPrior(self.lexicon_, self.log_prior_, self.prior_weight)
         scale = self.scale_
 

@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._threads import n_threads
 from ._validation import check_number, check_pairs, check_strings
-from .estimator import count_edits
+from .estimator import check_counting_aligner, count_edits
 from .metrics import WeightedLevenshtein
 
 __all__ = ["correct", "fit_counts", "kneighbors", "pairwise"]
@@ -213,6 +213,7 @@ def fit_counts(pairs, *, aligner=None, block_size=DEFAULT_BLOCK_SIZE, n_jobs=Non
     if aligner is None:
         aligner = WeightedLevenshtein()
     _check_metric(aligner, "aligner", method="align_batch")
+    check_counting_aligner(aligner)
     check_number(block_size, "block_size", low=1, integer=True)
     n_threads(n_jobs)
     bag = _pair_bag(pairs, block_size)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ._costs import CostTables
+from ._costs import CostTables, check_char
 from ._edit import EditKernel
 from ._threads import n_threads
 from ._validation import check_strings
@@ -47,7 +47,9 @@ def _costs(weights, name, pair_keys=False):
     out = {}
     for key, w in weights.items():
         if pair_keys and isinstance(key, tuple) and len(key) == 2:
-            if not all(isinstance(k, str) and k for k in key):
+            if not all(isinstance(k, str) for k in key):
+                raise TypeError(f"keys of {name} must be pairs of strings, got {key!r}")
+            if not all(key):
                 raise ValueError(f"keys of {name} must be two non-empty strings, got {key!r}")
             if key[0] == key[1]:
                 raise ValueError(f"{name} has the key {key!r}: a match, see match_weights")
@@ -211,14 +213,15 @@ class WeightedEditDistance:
 
     def delete_weight(self, char):
         """Weight of deleting ``char`` (a character of the input)."""
-        return 0.0 - self.costs.deletion_cost(char)
+        return 0.0 - self.costs.deletion_cost(check_char(char, "char"))
 
     def insert_weight(self, char):
         """Weight of inserting ``char`` (a character of the output)."""
-        return 0.0 - self.costs.insertion_cost(char)
+        return 0.0 - self.costs.insertion_cost(check_char(char, "char"))
 
     def substitute_weight(self, deleted, inserted):
         """Weight of reading ``deleted`` where the output has ``inserted`` (two different chars)."""
+        check_char(deleted, "deleted"), check_char(inserted, "inserted")
         if deleted == inserted:
             raise ValueError(f"a substitution needs two different characters, got {deleted!r}")
         return 0.0 - self.costs.substitution_cost(deleted, inserted)

@@ -71,6 +71,15 @@ EM_TOL = 1e-7
 ALIGNMENTS = ("viterbi", "forward")
 
 
+def check_counting_aligner(aligner):
+    """Refuse an aligner whose alignments EditCounts cannot hold (rules, transpositions)."""
+    if getattr(getattr(aligner, "costs", None), "general", False):
+        raise ValueError(
+            "aligner must have single-character costs only: counting transpositions "
+            "and multi-character edits is not supported"
+        )
+
+
 def count_edits(aligner, X, y, threads=1):
     """EditCounts of the cheapest alignments of the pairs (X[i], y[i]) under ``aligner``."""
     _, src, tgt, _ = aligner.align_batch(X, y, threads)
@@ -227,17 +236,15 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self._validate_params()  # types, ranges and options, each error naming the parameter
         k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
         check_number(self.discount, "discount", low=0)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)  # refuses booleans
+        for name in ("max_iter", "max_token_length", "min_count"):
+            check_number(getattr(self, name), name, low=1, integer=True)  # refuses booleans
         if self.alignment == "forward" and self.smoothing != "additive":
             # Katz discounts whole counts; EM's expected counts are fractional.
             raise ValueError(
                 "alignment='forward' needs smoothing='additive' (EM counts are fractional)"
             )
-        if self.aligner is not None and self.aligner.costs.general:
-            raise ValueError(
-                "aligner must have single-character costs only: counting transpositions "
-                "and multi-character edits is not supported"
-            )
+        if self.aligner is not None:
+            check_counting_aligner(self.aligner)
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )

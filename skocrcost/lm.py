@@ -33,6 +33,7 @@ from ._validation import StringInputMixin, check_number
 
 __all__ = ["KatzBackoffLM"]
 
+MAX_ORDER = 10  # the largest n-gram order fit accepts
 STOP = "</s>"
 START = "<s>"
 _ABSENT = -2  # no word here (a context shorter than order - 1): use a lower order
@@ -96,7 +97,7 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
     Parameters
     ----------
     order : int, default=2
-        1 (unigram), 2 (bigram), 3 (trigram), or more.
+        1 (unigram), 2 (bigram), 3 (trigram), or more, up to 10.
     discount : float in [0, 1), default=0.5
         The absolute discount ``d``; 0 gives maximum likelihood (unseen
         n-grams get probability 0).
@@ -123,7 +124,9 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "order": [Interval(Integral, 1, None, closed="left")],
+        # Each order adds a pass over the tokens and a column per token: beyond 10 the
+        # model costs time and memory and, on any corpus, sees almost nothing new.
+        "order": [Interval(Integral, 1, MAX_ORDER, closed="both")],
         "discount": [Interval(Real, 0, 1, closed="left")],
     }
 
@@ -150,7 +153,7 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         """
         self._validate_params()
         d = float(check_number(self.discount, "discount", low=0))
-        n = int(check_number(self.order, "order", low=1, integer=True))  # refuses booleans
+        n = int(check_number(self.order, "order", low=1, high=MAX_ORDER, integer=True))  # no bool
         vocabulary = {}
         seq, pos = self._encode(X, vocabulary, n, grow=True)
         levels = _count(seq, pos, n, len(vocabulary), d)
@@ -216,6 +219,10 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         """The last order - 1 context words as ids, padded on the left with 'absent'."""
         if isinstance(context, str):
             context = context.split()
+        elif isinstance(context, (bytes, set, frozenset, dict)) or not hasattr(context, "__iter__"):
+            raise TypeError(  # a set has no order, bytes would be read as integers
+                f"context must be a string or a sequence of words, got {type(context).__name__}"
+            )
         context = _tokens(list(context) if not isinstance(context, list) else context, "context")
         start = len(self.vocabulary_)
         ids = [start if t == START else self.vocabulary_.get(t, _UNKNOWN) for t in context]
@@ -246,8 +253,8 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
     def log_probabilities(self, words, context=()):
         """Natural logs of ``P(w | context)`` for each of ``words`` (one context)."""
         check_is_fitted(self)
-        if isinstance(words, str):
-            raise TypeError("words must be a sequence of strings, not a single str")
+        if isinstance(words, (str, bytes)) or not hasattr(words, "__iter__"):
+            raise TypeError(f"words must be a sequence of strings, got {type(words).__name__}")
         ids = [self._word_id(w, f"words[{i}]") for i, w in enumerate(words)]
         never = np.array([i is None for i in ids], dtype=bool)
         w = np.array([_UNKNOWN if i is None else i for i in ids], dtype=np.int64)

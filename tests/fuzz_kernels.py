@@ -1,6 +1,7 @@
 """Fuzz target for the compiled entry points: any input gives a right answer or a clear error.
 
-Bytes are decoded into cost tables (any doubles: NaN, inf, negative), strings
+Bytes are decoded into cost tables (any doubles: NaN, inf, negative; a third of
+them with multi-character rules and transpositions, for the general kernel), strings
 (any code point, lone surrogates included, biased to a small alphabet so that
 costs hit), arguments of the wrong type, and JSON for ``from_dict``.  Allowed
 outcomes: a result that agrees with the pure-Python twin (short strings) and with
@@ -73,7 +74,7 @@ def _allowed(call):
 
 
 def one_input(data):
-    from skocrcost import EditDistanceNeighbors, WeightedLevenshtein, _dp_py
+    from skocrcost import EditDistanceNeighbors, WeightedLevenshtein, _dp_py, _edit_py
 
     b = Bytes(data)
     letters = [b.char() for _ in range(b.int(0, 4))]
@@ -85,10 +86,18 @@ def one_input(data):
     }
     if b.int(0, 7) == 0:
         spec["symmetric_substitution"] = [True, False, "no", 1][b.int(0, 3)]
+    if b.int(0, 2) == 0:  # the general kernel (_edit.pyx): rules and transpositions
+        rules = {(b.text(3), b.text(3)): b.cost() for _ in range(b.int(0, 3))}
+        spec["substitution_costs"].update({k: v for k, v in rules.items() if k[0] != k[1]})
+        spec["transposition_costs"] = {(b.char(), b.char()): b.cost() for _ in range(b.int(0, 2))}
+        spec["default_transposition_cost"] = b.cost()
     wl, err = _allowed(lambda: WeightedLevenshtein(**spec))
     if wl is None:
         return
-    twin = _dp_py.CostKernel(*wl.costs.kernel_args())
+    if wl.costs.general:
+        twin = _edit_py.EditKernel(*wl.costs.kernel_args(), *wl.costs.edit_args())
+    else:
+        twin = _dp_py.CostKernel(*wl.costs.kernel_args())
     X = [b.anything() for _ in range(b.int(0, 4))]
     Y = [b.anything() for _ in range(b.int(0, 4))]
     a, c = b.anything(), b.anything()
@@ -103,6 +112,11 @@ def one_input(data):
         assert err is None, err
         total = sum(op.cost for op in ops)
         assert total == d or math.isclose(total, d, rel_tol=1e-9, abs_tol=1e-12), (a, c)
+        if wl.costs.general and len(a) <= 12 and len(c) <= 12:  # forward: all alignments
+            soft = wl.soft_distance(a, c, 1.0)
+            assert soft <= d + 1e-9 or d == math.inf, (a, c, soft, d)
+            want = twin.soft_distance(a, c, 1.0)
+            assert soft == want or math.isclose(soft, want, rel_tol=1e-9, abs_tol=1e-12)
     else:
         assert not (isinstance(a, str) and isinstance(c, str)), err
 

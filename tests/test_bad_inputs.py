@@ -10,9 +10,12 @@ import decimal
 import json
 import math
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pytest
+from conftest import package_env
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import (
@@ -20,10 +23,13 @@ from skocrcost import (
     EditCostEstimator,
     EditCounts,
     EditDistanceNeighbors,
+    KatzBackoffLM,
     OCRCorrector,
+    WeightedEditDistance,
     WeightedLevenshtein,
     _dp_py,
 )
+from skocrcost.datasets import load_icdar2017_sample, pretrained
 
 WL = WeightedLevenshtein({("a", "b"): 0.5})
 PAIRS = (["a", "a"], ["b", "a"])
@@ -759,3 +765,743 @@ def test_model_file_paths_are_checked():
         WL.save(3)
     with pytest.raises(NotFittedError):
         EditCostEstimator().save("never-written.json")
+
+
+# -- WeightedEditDistance: weights are log probabilities (<= 0, -inf forbids) --------------
+# (test_edit_distance.py has the single-character weights and log_base.)
+def wed(**kwargs):
+    return WeightedEditDistance(**kwargs)
+
+
+WED_CASES = {
+    "positive rule weight": (
+        lambda: wed(substitute_weights={("rn", "m"): 0.5}),
+        ValueError,
+        r"substitute_weights\[\('rn', 'm'\)\] must be a log probability <= 0",
+    ),
+    "NaN rule weight": (
+        lambda: wed(substitute_weights={("rn", "m"): math.nan}),
+        ValueError,
+        r"substitute_weights\[\('rn', 'm'\)\]",
+    ),
+    "string rule weight": (
+        lambda: wed(substitute_weights={("rn", "m"): "-1"}),
+        TypeError,
+        r"substitute_weights\[\('rn', 'm'\)\] must be a number",
+    ),
+    "None rule weight": (lambda: wed(insert_weights={"ll": None}), TypeError, "insert_weights"),
+    "NaN multi-character deletion": (
+        lambda: wed(delete_weights={"li": math.nan}),
+        ValueError,
+        r"delete_weights\['li'\]",
+    ),
+    "('', '') rule": (
+        lambda: wed(substitute_weights={("", ""): -1.0}),
+        ValueError,
+        "two non-empty strings",
+    ),
+    "int in a rule key": (
+        lambda: wed(substitute_weights={(1, "m"): -1.0}),
+        TypeError,
+        "keys of substitute_weights must be pairs of strings",
+    ),
+    "bytes in a rule key": (
+        lambda: wed(substitute_weights={(b"rn", "m"): -1.0}),
+        TypeError,
+        "pairs of strings",
+    ),
+    "3-tuple rule key": (
+        lambda: wed(substitute_weights={("r", "n", "m"): -1.0}),
+        TypeError,
+        r"\(source, target\) pairs",
+    ),
+    "bytes insertion key": (
+        lambda: wed(insert_weights={b"l": -1.0}),
+        TypeError,
+        "keys of insert_weights must be strings",
+    ),
+    "rules a list": (
+        lambda: wed(substitute_weights=[(("rn", "m"), -1.0)]),
+        TypeError,
+        "substitute_weights must be a dict",
+    ),
+    "positive transposition": (
+        lambda: wed(transpose_weights={("a", "b"): 0.1}),
+        ValueError,
+        r"transpose_weights\[\('a', 'b'\)\]",
+    ),
+    "NaN transposition": (
+        lambda: wed(transpose_weights={("a", "b"): math.nan}),
+        ValueError,
+        "transpose_weights",
+    ),
+    "None transposition": (
+        lambda: wed(transpose_weights={("a", "b"): None}),
+        TypeError,
+        r"transpose_weights\[\('a', 'b'\)\] must be a number",
+    ),
+    "('', '') transposition": (
+        lambda: wed(transpose_weights={("", ""): -1.0}),
+        ValueError,
+        "two different characters",
+    ),
+    "two-character transposition": (
+        lambda: wed(transpose_weights={("ab", "c"): -1.0}),
+        ValueError,
+        "single characters",
+    ),
+    "int in a transposition key": (
+        lambda: wed(transpose_weights={(1, "c"): -1.0}),
+        TypeError,
+        "keys of transpose_weights must be strings",
+    ),
+    "transpositions not a dict": (
+        lambda: wed(transpose_weights=5),
+        TypeError,
+        "transpose_weights must be a dict",
+    ),
+    "multi-character match": (
+        lambda: wed(match_weights={"ab": -1.0}),
+        ValueError,
+        "keys of match_weights must be single characters",
+    ),
+    "log_base NaN": (lambda: wed(log_base=math.nan), ValueError, "log_base"),
+    "log_base inf": (lambda: wed(log_base=math.inf), ValueError, "log_base"),
+}
+
+GENERAL_WL = WeightedLevenshtein({("rn", "m"): 0.1}, transposition_costs={("a", "b"): 0.5})
+GENERAL_WED = WeightedEditDistance(
+    substitute_weights={("rn", "m"): -0.1}, default_transpose_weight=-1.0
+)
+BAD_STRINGS = {"None": None, "bytes": b"ab", "int": 3}
+GENERAL_METHOD_CASES = {
+    **{
+        f"{metric} {method} {arg} {name}": (
+            lambda m=m, method=method, arg=arg, v=v: getattr(m, method)(
+                *((v, "a") if arg == "a" else ("a", v))
+            ),
+            TypeError,
+            f"'{arg}' has incorrect type",
+        )
+        for metric, m in (("WL", GENERAL_WL), ("WED", GENERAL_WED))
+        for method in ("distance", "explain")
+        for arg in ("a", "b")
+        for name, v in BAD_STRINGS.items()
+    },
+    **{
+        f"{metric} pairwise {side} {name}": (
+            lambda m=m, side=side, v=v: (
+                m.pairwise(["a", v]) if side == "X" else m.pairwise(["a"], [v])
+            ),
+            TypeError,
+            rf"{side}\[{1 if side == 'X' else 0}\] is {type(v).__name__}",
+        )
+        for metric, m in (("WL", GENERAL_WL), ("WED", GENERAL_WED))
+        for side in ("X", "Y")
+        for name, v in BAD_STRINGS.items()
+    },
+    **{
+        f"WL align_batch {side} {name}": (
+            lambda side=side, v=v: (
+                GENERAL_WL.align_batch([v], ["a"])
+                if side == "X"
+                else GENERAL_WL.align_batch(["a"], [v])
+            ),
+            TypeError,
+            rf"{side}\[0\] is {type(v).__name__}",
+        )
+        for side in ("X", "Y")
+        for name, v in BAD_STRINGS.items()
+    },
+    "WL align_batch lengths": (
+        lambda: GENERAL_WL.align_batch(["a"], []),
+        ValueError,
+        "same length",
+    ),
+    "WL explain beyond the alignment limit": (
+        lambda: GENERAL_WL.explain("a" * 40_000, "b" * 40_000),
+        ValueError,
+        "use distance",
+    ),
+    "WED pairwise X None": (lambda: GENERAL_WED.pairwise(None), TypeError, "X must be a sequence"),
+    "WED pairwise n_jobs 0": (lambda: GENERAL_WED.pairwise(["a"], n_jobs=0), ValueError, "n_jobs"),
+    "WED log_likelihood None": (
+        lambda: GENERAL_WED.log_likelihood(None, "a"),
+        TypeError,
+        "'a' has incorrect type",
+    ),
+    "WED log_likelihoods bytes in Y": (
+        lambda: GENERAL_WED.log_likelihoods(["a"], [b"a"]),
+        TypeError,
+        r"Y\[0\] is bytes",
+    ),
+    "WED log_likelihoods lengths": (
+        lambda: GENERAL_WED.log_likelihoods(["a"], []),
+        ValueError,
+        "same length",
+    ),
+    "WED substitute_weight None": (
+        lambda: GENERAL_WED.substitute_weight(None, "a"),
+        TypeError,
+        "deleted must be a single character",
+    ),
+    "WED insert_weight two letters": (
+        lambda: GENERAL_WED.insert_weight("ab"),
+        TypeError,
+        "char must be a single character",
+    ),
+    "WED delete_weight int": (lambda: GENERAL_WED.delete_weight(3), TypeError, "char"),
+    "WED transpose_weight bytes": (
+        lambda: GENERAL_WED.transpose_weight(b"a", "b"),
+        TypeError,
+        "first must be a single character",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    list(WED_CASES.values()) + list(GENERAL_METHOD_CASES.values()),
+    ids=list(WED_CASES) + list(GENERAL_METHOD_CASES),
+)
+def test_bad_input_to_the_general_metrics(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_general_metrics_on_edge_case_strings():
+    for a, b, _ in EDGE_CASES:
+        for metric in (GENERAL_WL, GENERAL_WED):
+            d = metric.distance(a, b)
+            assert d == metric.pairwise([a], [b])[0, 0]
+            assert sum(op.cost for op in metric.explain(a, b)) == pytest.approx(d)
+    assert GENERAL_WL.distance("rn" * 50_000, "m" * 10) == pytest.approx(49_990 * 2 + 1.0)
+
+
+def test_a_huge_thread_count_is_capped_not_a_crash(tmp_path):
+    # n_threads=10**6 made OpenMP fail to start threads and killed the process (SIGSEGV);
+    # the kernels now cap it at OpenMP's maximum.  In a subprocess: a crash fails this test
+    # instead of ending the run.
+    code = """
+from skocrcost import EditDistanceNeighbors, WeightedLevenshtein, _dp, _edit
+fast, general = WeightedLevenshtein({("a", "b"): 0.5}), WeightedLevenshtein({("rn", "m"): 0.1})
+X, Y = ["abc", "rnx", ""] * 3, ["abd", "mx", "a"] * 3
+for m in (fast, general):
+    for got, want in zip(m.align_batch(X, Y, 10**6, True), m.align_batch(X, Y, 1, True)):
+        assert (got == want).all()
+assert (_dp.CostKernel.pairwise(fast, X, Y, 10**6) == fast.pairwise(X, Y)).all()
+assert (_edit.EditKernel.pairwise(general, X, Y, 10**6) == general.pairwise(X, Y)).all()
+soft = general.soft_distance_batch
+assert (soft(X, Y, 1.0, 10**6) == soft(X, Y, 1.0)).all()
+assert general.expected_counts(X, Y, 1.0, 10**6)[0].sum() > 0
+index = EditDistanceNeighbors(1).fit(Y).index_
+assert (index.kneighbors(X, 1, 10**6)[1] == index.kneighbors(X, 1, 1)[1]).all()
+print("ok")
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=package_env(),
+    )
+    assert run.returncode == 0 and run.stdout == "ok\n", (run.returncode, run.stderr[-2000:])
+
+
+# -- the language model -----------------------------------------------------------------
+# (test_lm.py has order 0 / 1.5 / True, discount 1 / -0.1 / NaN / "0.5", a single string,
+# an empty X, ints and bad tokens among the sentences, reserved tokens.)
+LM_SEED = ["the book", "his house", "the house"]
+LM_PARAMS = {
+    "order beyond the limit": ({"order": 11}, ValueError, "'order'"),
+    "order huge": ({"order": 10**9}, ValueError, "'order'"),
+    "order None": ({"order": None}, ValueError, "'order'"),
+    "order a string": ({"order": "2"}, ValueError, "'order'"),
+    "discount inf": ({"discount": math.inf}, ValueError, "'discount'"),
+    "discount None": ({"discount": None}, ValueError, "'discount'"),
+    "discount bool": ({"discount": True}, ValueError, "'discount'"),
+}
+LM_DATA = {
+    "X None": (None, TypeError, "X must be a sequence of sentences"),
+    "X an int": (3, TypeError, "X must be a sequence of sentences"),
+    "X bytes": (b"the book", TypeError, "not a single bytes"),
+    "bytes sentence": ([b"the book"], TypeError, r"X\[0\] must be a string or a list of tokens"),
+    "None sentence": (["a", None], TypeError, r"X\[1\] must be a string or a list of tokens"),
+    "int sentence": ([3], TypeError, r"X\[0\]"),
+    "bytes token": ([["the", b"book"]], TypeError, r"X\[0\]\[1\] is bytes"),
+    "None token": ([[None]], TypeError, r"X\[0\]\[0\] is NoneType"),
+    "empty X": ([], ValueError, "X is empty"),
+    "2-D X": (np.array([["a"]]), ValueError, "one-dimensional"),
+}
+
+
+@pytest.mark.parametrize(
+    ("params", "X", "error", "match"),
+    [(p, LM_SEED, e, m) for p, e, m in LM_PARAMS.values()]
+    + [({}, X, e, m) for X, e, m in LM_DATA.values()],
+    ids=list(LM_PARAMS) + list(LM_DATA),
+)
+def test_bad_language_model_fits_keep_the_previous_fit(params, X, error, match):
+    lm = KatzBackoffLM().fit(LM_SEED)
+    before = _fitted_state(lm), lm._levels
+    with pytest.raises(error, match=match):
+        lm.set_params(**params).fit(X)
+    after = _fitted_state(lm), lm._levels
+    assert after[0].keys() == before[0].keys()
+    assert all(after[0][k] is before[0][k] for k in before[0]) and after[1] is before[1]
+
+
+LM = KatzBackoffLM().fit(LM_SEED)
+LM_QUERIES = {
+    **{
+        f"{method} word {name}": (
+            lambda method=method, v=v: getattr(LM, method)(v, ["the"]),
+            TypeError,
+            r"words\[0\] must be a string",
+        )
+        for method in ("probability", "log_probability")
+        for name, v in {**BAD_STRINGS, "NaN": math.nan}.items()
+    },
+    **{
+        f"{method} context {name}": (
+            lambda method=method, v=v: getattr(LM, method)("book", v),
+            TypeError,
+            "context must be a string or a sequence of words",
+        )
+        for method in ("probability", "log_probability")
+        for name, v in {**BAD_STRINGS, "a set": {"the"}}.items()
+    },
+    "context with None": (
+        lambda: LM.probability("book", ["the", None]),
+        TypeError,
+        r"context\[1\]",
+    ),
+    "context with bytes": (lambda: LM.probability("book", [b"the"]), TypeError, r"context\[0\]"),
+    "context with a space": (lambda: LM.probability("book", ["a b"]), ValueError, r"context\[0\]"),
+    "log_probabilities None": (lambda: LM.log_probabilities(None), TypeError, "words must be"),
+    "log_probabilities a string": (lambda: LM.log_probabilities("book"), TypeError, "words"),
+    **{
+        f"{method} {name}": (lambda method=method, X=X: getattr(LM, method)(X), error, match)
+        for method in ("score", "perplexity", "score_samples")
+        for name, (X, error, match) in {
+            "None": (None, TypeError, "X must be a sequence of sentences"),
+            "a string": ("the book", TypeError, "not a single str"),
+            "bytes sentence": ([b"the"], TypeError, r"X\[0\]"),
+            "int sentence": ([3], TypeError, r"X\[0\]"),
+            "empty": ([], ValueError, "X is empty"),
+        }.items()
+    },
+}
+
+
+@pytest.mark.parametrize(("call", "error", "match"), LM_QUERIES.values(), ids=LM_QUERIES)
+def test_bad_language_model_queries(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lm: lm.probability("a"),
+        lambda lm: lm.log_probability("a", ["b"]),
+        lambda lm: lm.log_probabilities(["a"]),
+        lambda lm: lm.score(["a"]),
+        lambda lm: lm.perplexity(["a"]),
+        lambda lm: lm.score_samples(["a"]),
+    ],
+    ids=[
+        "probability",
+        "log_probability",
+        "log_probabilities",
+        "score",
+        "perplexity",
+        "score_samples",
+    ],
+)
+def test_unfitted_language_model_raises_not_fitted(call):
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        call(KatzBackoffLM())
+
+
+# -- the corrector's running-text API and its language model ---------------------------------
+SENTENCE_LM = KatzBackoffLM().fit(["the cow", "the the"])
+CORRECT_PARAMS = {
+    "lm_weight negative": ({"lm_weight": -1.0}, ValueError, "lm_weight"),
+    "lm_weight NaN": ({"lm_weight": math.nan}, ValueError, "lm_weight"),
+    "lm_weight inf": ({"lm_weight": math.inf}, ValueError, "lm_weight"),
+    "lm_weight bool": ({"lm_weight": True}, TypeError, "lm_weight must be a number"),
+    "real_word_prior 0": ({"real_word_prior": 0.0}, ValueError, "real_word_prior"),
+    "real_word_prior above 1": ({"real_word_prior": 1.5}, ValueError, "real_word_prior"),
+    "real_word_prior negative": ({"real_word_prior": -0.1}, ValueError, "real_word_prior"),
+    "real_word_prior NaN": ({"real_word_prior": math.nan}, ValueError, "real_word_prior"),
+    "real_word_prior bool": ({"real_word_prior": True}, TypeError, "real_word_prior"),
+    "language model a string": (
+        {"language_model": "katz"},
+        (TypeError, ValueError),
+        "language_model",
+    ),
+    "language model an estimator without log_probabilities": (
+        {"language_model": EditCostEstimator()},
+        (TypeError, ValueError),
+        "language_model",
+    ),
+    "language model the class": (
+        {"language_model": KatzBackoffLM},
+        TypeError,
+        "language_model must be a fitted KatzBackoffLM",
+    ),
+}
+
+
+@pytest.mark.parametrize(("params", "error", "match"), CORRECT_PARAMS.values(), ids=CORRECT_PARAMS)
+def test_bad_correct_parameters_in_fit_and_when_set_after_fit(params, error, match):
+    fixer = OCRCorrector(lexicon=["the", "cow"], language_model=SENTENCE_LM).fit(*TOKENS)
+    before = _fitted_state(fixer)
+    fixer.set_params(**params)
+    with pytest.raises(error, match=match):  # set after fit: correct() checks them itself
+        fixer.correct("tbe c0w")
+    with pytest.raises(error, match=match):
+        fixer.fit(*TOKENS)
+    after = _fitted_state(fixer)
+    assert after.keys() == before.keys() and all(after[k] is before[k] for k in before)
+
+
+def test_an_unfitted_language_model_is_named_and_the_way_out_given():
+    from sklearn.base import clone
+    from sklearn.frozen import FrozenEstimator
+
+    fixer = OCRCorrector(lexicon=["the", "cow"], language_model=SENTENCE_LM).fit(*TOKENS)
+    cloned = clone(fixer).fit(*TOKENS)  # clone() unfits the language model
+    with pytest.raises(NotFittedError, match="language_model is not fitted.*FrozenEstimator"):
+        cloned.correct("tbe c0w")
+    frozen = clone(fixer.set_params(language_model=FrozenEstimator(SENTENCE_LM))).fit(*TOKENS)
+    assert frozen.correct("tbe c0w") == "the cow"
+
+
+@pytest.mark.parametrize("text", [None, b"tbe", 3, ["tbe"], math.nan], ids=repr)
+def test_correct_refuses_what_is_not_text(text):
+    with pytest.raises(TypeError, match="text must be a str"):
+        FIXER.correct(text)
+
+
+def test_correct_unfitted_raises_not_fitted():
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        OCRCorrector().correct("tbe")
+
+
+@pytest.mark.parametrize("X", [[None], [b"tbe"], [3], ["tbe", 3.5]], ids=repr)
+def test_predict_refuses_what_is_not_a_token(X):
+    with pytest.raises(TypeError, match=r"X\[\d\] is"):
+        FIXER.predict(X)
+
+
+# Tokens no lexicon word is near: no letter, or longer than any word could be.
+KEPT_TOKENS = [
+    "x" * 100_000,
+    "x" * 65,
+    "\ud800",
+    "\ud800\udc00",
+    "12345",
+    "...",
+    "\U0001f600",
+    "\u0301",
+]
+
+
+def test_tokens_without_a_letter_or_too_long_are_kept_by_predict_and_correct():
+    # These became "the" (the only nearby word in a two-word lexicon): the reject rule
+    # compared two long sums of surprisals of characters never seen.
+    for fixer in (FIXER, OCRCorrector(lexicon=["the", "cow"], reject_margin=None).fit(*TOKENS)):
+        assert fixer.predict(KEPT_TOKENS).tolist() == KEPT_TOKENS
+        for token in KEPT_TOKENS:
+            assert fixer.correct(token) == token
+        assert fixer.correct("tbe " + "x" * 100_000 + " c0w") == "the " + "x" * 100_000 + " cow"
+    # At the limit, a token is still corrected when a word is cheaper than keeping it.
+    always = OCRCorrector(lexicon=["the", "cow"], reject_margin=None).fit(*TOKENS)
+    assert always.predict(["x" * 64, "tbe"]).tolist() == ["the", "the"]
+
+
+# -- EditCostEstimator's multi-character and alignment parameters ------------------------------
+MULTI_PARAMS = {
+    "max_token_length 0": ({"max_token_length": 0}, ValueError, "'max_token_length'"),
+    "max_token_length 2.5": ({"max_token_length": 2.5}, ValueError, "'max_token_length'"),
+    "max_token_length None": ({"max_token_length": None}, ValueError, "'max_token_length'"),
+    "max_token_length bool": (
+        {"max_token_length": True},
+        TypeError,
+        "max_token_length must be an integer",
+    ),
+    "min_count 0": ({"min_count": 0}, ValueError, "'min_count'"),
+    "min_count NaN": ({"min_count": math.nan}, ValueError, "'min_count'"),
+    "min_count bool": ({"min_count": True}, TypeError, "min_count must be an integer"),
+    "unknown alignment": ({"alignment": "em"}, ValueError, "'alignment'"),
+    "forward with Katz": (
+        {"alignment": "forward", "smoothing": "katz"},
+        ValueError,
+        "alignment='forward' needs smoothing='additive'",
+    ),
+    "aligner with a rule": (
+        {"aligner": WeightedLevenshtein({("rn", "m"): 0.1})},
+        ValueError,
+        "aligner must have single-character costs only",
+    ),
+    "aligner with transpositions": (
+        {"aligner": WeightedLevenshtein(default_transposition_cost=1.0)},
+        ValueError,
+        "aligner must have single-character costs only",
+    ),
+    "aligner a WeightedEditDistance": (
+        {"aligner": WeightedEditDistance()},
+        ValueError,
+        "'aligner'",
+    ),
+}
+
+
+@pytest.mark.parametrize(("params", "error", "match"), MULTI_PARAMS.values(), ids=MULTI_PARAMS)
+def test_bad_multi_character_parameters_keep_the_fit(params, error, match):
+    est = EditCostEstimator().fit(*PAIRS)
+    before = _fitted_state(est)
+    with pytest.raises(error, match=match):
+        est.set_params(**params).fit(["rn", "a"], ["m", "b"])
+    after = _fitted_state(est)
+    assert after.keys() == before.keys() and all(after[k] is before[k] for k in before)
+
+
+# -- EditDistanceNeighbors over a WeightedEditDistance (the general DP, no trie) -----------------
+NN_WED = EditDistanceNeighbors(2, metric=GENERAL_WED).fit(["modern", "the", "teh"])
+NN_WED_CASES = {
+    "None query": (lambda: NN_WED.kneighbors(["rnodern", None]), TypeError, r"X\[1\] is NoneType"),
+    "bytes query": (lambda: NN_WED.kneighbors([b"the"]), TypeError, r"X\[0\] is bytes"),
+    "a string of queries": (lambda: NN_WED.kneighbors("the"), TypeError, "not a single str"),
+    "n_neighbors beyond the lexicon": (
+        lambda: NN_WED.kneighbors(["the"], n_neighbors=4),
+        ValueError,
+        "n_neighbors must be <= 3",
+    ),
+    "radius NaN": (lambda: NN_WED.radius_neighbors(["the"], math.nan), ValueError, "radius"),
+    "empty lexicon": (
+        lambda: EditDistanceNeighbors(1, metric=GENERAL_WED).fit([]),
+        ValueError,
+        "X is empty",
+    ),
+    "None in the lexicon": (
+        lambda: EditDistanceNeighbors(1, metric=GENERAL_WED).fit(["a", None]),
+        TypeError,
+        r"X\[1\]",
+    ),
+    "unfitted": (
+        lambda: EditDistanceNeighbors(1, metric=GENERAL_WED).kneighbors(["a"]),
+        NotFittedError,
+        "not fitted yet",
+    ),
+}
+
+
+@pytest.mark.parametrize(("call", "error", "match"), NN_WED_CASES.values(), ids=NN_WED_CASES)
+def test_bad_input_to_neighbours_under_a_weighted_edit_distance(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_neighbours_under_a_weighted_edit_distance_equal_brute_force():
+    queries = ["rnodern", "hte", "", "\ud800", "\U0001f600the"]
+    dist, ind = NN_WED.kneighbors(queries)
+    brute = GENERAL_WED.pairwise(queries, NN_WED.lexicon_)
+    np.testing.assert_array_equal(ind, np.argsort(brute, axis=1, kind="stable")[:, :2])
+    np.testing.assert_array_equal(dist, np.take_along_axis(brute, ind, axis=1))
+
+
+# -- datasets ------------------------------------------------------------------------------------
+DATASET_CASES = {
+    "unknown kind": (lambda: load_icdar2017_sample("Lines"), ValueError, "kind must be one of"),
+    "kind None": (lambda: load_icdar2017_sample(None), TypeError, "kind must be one of"),
+    "kind a list": (lambda: load_icdar2017_sample(["lines"]), TypeError, "kind"),
+    "unknown model": (lambda: pretrained("fr-modern"), ValueError, "name must be one of"),
+    "model None": (lambda: pretrained(None), TypeError, "name must be one of"),
+    "model a list": (lambda: pretrained(["en-historical"]), TypeError, "name"),
+}
+
+
+@pytest.mark.parametrize(("call", "error", "match"), DATASET_CASES.values(), ids=DATASET_CASES)
+def test_bad_dataset_arguments(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+# -- the command line: one clear line on stderr and a non-zero exit, never a traceback --------
+def _cli_files(tmp_path):
+    (tmp_path / "pairs.tsv").write_text("tbe\tthe\ncow\tcow\n", encoding="utf-8")
+    (tmp_path / "words.txt").write_text("the\ncow\n", encoding="utf-8")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "latin1.txt").write_bytes("caf\xe9\n".encode("latin-1"))
+    (tmp_path / "empty.txt").write_text("\n")
+    WeightedLevenshtein().save(tmp_path / "costs.json")
+
+
+# (arguments, exit status, what stderr must say); paths are relative to tmp_path.
+CLI_CASES = {
+    "fit: pairs a directory": (["fit", "dir", "-o", "m.json", "--k", "0.1"], 1, "dir"),
+    "fit: missing pairs": (["fit", "nope.tsv", "-o", "m.json", "--k", "0.1"], 1, "nope.tsv"),
+    "fit: output a directory": (["fit", "pairs.tsv", "-o", "dir", "--k", "0.1"], 1, "dir"),
+    "fit: output in a missing folder": (
+        ["fit", "pairs.tsv", "-o", "no/such/m.json", "--k", "0.1"],
+        1,
+        "no/such/m.json",
+    ),
+    "fit: pairs not UTF-8": (["fit", "latin1.txt", "-o", "m.json", "--k", "0.1"], 1, "UTF-8"),
+    "fit: k negative": (["fit", "pairs.tsv", "-o", "m.json", "--k", "-1"], 2, "--k"),
+    "fit: k inf": (["fit", "pairs.tsv", "-o", "m.json", "--k", "inf"], 2, "--k"),
+    "fit: unknown model": (["fit", "pairs.tsv", "-o", "m.json", "--model", "x"], 2, "--model"),
+    "fit: cv 1": (["fit", "pairs.tsv", "-o", "m.json", "--cv", "1"], 2, "--cv"),
+    "fit: n-jobs 0": (["fit", "pairs.tsv", "-o", "m.json", "--n-jobs", "0"], 2, "--n-jobs"),
+    "fit: n-jobs a word": (["fit", "pairs.tsv", "-o", "m.json", "--n-jobs", "all"], 2, "--n-jobs"),
+    "fit: no output": (["fit", "pairs.tsv"], 2, "--output"),
+    "distance: model a directory": (["distance", "a", "b", "--model", "dir"], 1, "dir"),
+    "distance: missing model": (["distance", "a", "b", "--model", "nope.json"], 1, "nope.json"),
+    "distance: model not JSON": (
+        ["distance", "a", "b", "--model", "pairs.tsv"],
+        1,
+        "not a JSON cost model",
+    ),
+    "distance: one string": (["distance", "a"], 2, "B"),
+    "neighbors: lexicon a directory": (["neighbors", "a", "--lexicon", "dir"], 1, "dir"),
+    "neighbors: missing lexicon": (["neighbors", "a", "--lexicon", "nope.txt"], 1, "nope.txt"),
+    "neighbors: empty lexicon": (["neighbors", "a", "--lexicon", "empty.txt"], 1, "no lines"),
+    "neighbors: lexicon not UTF-8": (["neighbors", "a", "--lexicon", "latin1.txt"], 1, "UTF-8"),
+    "neighbors: n 0": (["neighbors", "a", "--lexicon", "words.txt", "-n", "0"], 2, "--n-neighbors"),
+    "neighbors: n a word": (["neighbors", "a", "--lexicon", "words.txt", "-n", "x"], 2, "-n"),
+    "neighbors: n-jobs 0": (
+        ["neighbors", "a", "--lexicon", "words.txt", "--n-jobs", "0"],
+        2,
+        "--n-jobs",
+    ),
+    "neighbors: no lexicon": (["neighbors", "a"], 2, "--lexicon"),
+    "correct: text a directory": (["correct", "dir", "--lexicon", "words.txt"], 1, "dir"),
+    "correct: missing text": (["correct", "nope.txt", "--lexicon", "words.txt"], 1, "nope.txt"),
+    "correct: missing pairs": (
+        ["correct", "words.txt", "--lexicon", "words.txt", "--pairs", "nope.tsv"],
+        1,
+        "nope.tsv",
+    ),
+    "correct: costs-only model": (
+        ["correct", "words.txt", "--lexicon", "words.txt", "--model", "costs.json"],
+        1,
+        "holds costs only",
+    ),
+    "correct: n-jobs -0": (
+        ["correct", "words.txt", "--lexicon", "words.txt", "--n-jobs", "-0"],
+        2,
+        "--n-jobs",
+    ),
+    "unknown command": (["bogus"], 2, "invalid choice"),
+    "no command": ([], 2, "COMMAND"),
+}
+
+
+@pytest.mark.parametrize(("argv", "status", "match"), CLI_CASES.values(), ids=CLI_CASES)
+def test_bad_command_lines_exit_non_zero_with_one_clear_message(
+    tmp_path, monkeypatch, capsys, argv, status, match
+):
+    from skocrcost import cli
+
+    _cli_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    if status == 2:  # argparse: usage and the error, exit status 2
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv)
+        assert exc.value.code == 2
+    else:
+        assert cli.main([*argv, "-q"] if argv[0] != "correct" else argv) == 1
+    err = capsys.readouterr().err
+    assert match in err and "Traceback" not in err
+    assert err.rstrip("\n").splitlines()[-1].startswith(("skocrcost: error:", "skocrcost "))
+    assert not (tmp_path / "m.json").exists()
+
+
+# -- skocrcost.dask: refused before any task runs (test_dask.py runs them on a cluster) ---------
+try:
+    import skocrcost.dask as sd
+except ImportError:  # the optional dask extra is absent: no rows
+    sd = None
+
+DASK_CASES = (
+    {
+        "pairwise metric None": (lambda: sd.pairwise(["a"], ["a"], None), TypeError, "metric"),
+        "pairwise Y None": (lambda: sd.pairwise(["a"], None, WL), TypeError, "Y must be"),
+        "pairwise Y empty": (lambda: sd.pairwise(["a"], [], WL), ValueError, "Y is empty"),
+        "pairwise bytes in Y": (lambda: sd.pairwise(["a"], [b"a"], WL), TypeError, r"Y\[0\]"),
+        "pairwise X a string": (lambda: sd.pairwise("abc", ["a"], WL), TypeError, "single str"),
+        "pairwise block_size 0": (
+            lambda: sd.pairwise(["a"], ["a"], WL, block_size=0),
+            ValueError,
+            "block_size",
+        ),
+        "pairwise block_size NaN": (
+            lambda: sd.pairwise(["a"], ["a"], WL, block_size=math.nan),
+            TypeError,
+            "block_size",
+        ),
+        "pairwise n_jobs 0": (
+            lambda: sd.pairwise(["a"], ["a"], WL, n_jobs=0),
+            ValueError,
+            "n_jobs",
+        ),
+        "kneighbors index None": (lambda: sd.kneighbors(["a"], None), TypeError, "index"),
+        "kneighbors unfitted": (
+            lambda: sd.kneighbors(["a"], EditDistanceNeighbors(1)),
+            NotFittedError,
+            "not fitted",
+        ),
+        "kneighbors n_neighbors 3": (
+            lambda: sd.kneighbors(["a"], NN, 3),
+            ValueError,
+            "n_neighbors must be <= 2",
+        ),
+        "kneighbors None query": (lambda: sd.kneighbors([None], NN), TypeError, r"queries\[0\]"),
+        "correct corrector None": (lambda: sd.correct(["a"], None), TypeError, "corrector"),
+        "correct unfitted": (lambda: sd.correct(["a"], OCRCorrector()), NotFittedError, "fitted"),
+        "correct int token": (lambda: sd.correct([3], FIXER), TypeError, r"texts\[0\] is int"),
+        "fit_counts None": (lambda: sd.fit_counts(None), TypeError, "pairs"),
+        "fit_counts empty": (lambda: sd.fit_counts([]), ValueError, "pairs is empty"),
+        "fit_counts a string": (lambda: sd.fit_counts("ab"), TypeError, "pairs"),
+        "fit_counts aligner 5": (
+            lambda: sd.fit_counts([("a", "b")], aligner=5),
+            TypeError,
+            "aligner",
+        ),
+        # Rules and transpositions would be dropped or miscounted: refused, as in fit.
+        "fit_counts aligner with a rule": (
+            lambda: sd.fit_counts([("rn", "m")], aligner=GENERAL_WL),
+            ValueError,
+            "aligner must have single-character costs only",
+        ),
+        "fit_counts block_size 0": (
+            lambda: sd.fit_counts([("a", "b")], block_size=0),
+            ValueError,
+            "block_size",
+        ),
+    }
+    if sd is not None
+    else {}
+)
+
+
+@pytest.mark.parametrize(("call", "error", "match"), DASK_CASES.values(), ids=DASK_CASES)
+def test_bad_input_to_the_dask_functions(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_combining_marks_stay_with_their_letter_in_correct():
+    from skocrcost._noisy_channel import split_token
+
+    # A combining mark is \W to a regex; it used to be split off as trailing punctuation,
+    # so "e\u0301" was corrected as "e" and came out as "the\u0301" ("thé").
+    assert split_token("(cafe\u0301).") == ("(", "cafe\u0301", ").")
+    assert split_token("\u0301") == ("\u0301", "", "")
+    fixer = OCRCorrector(lexicon=["the", "cow", "cafe\u0301"]).fit(*TOKENS)
+    first, second = fixer.correct("cafe\u0301, e\u0301").split()
+    assert first == "cafe\u0301,"  # a lexicon word, with its comma
+    assert second in ("e\u0301", "the", "cow", "cafe\u0301")

@@ -19,7 +19,17 @@ import threading
 import numpy as np
 import pytest
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp
+from skocrcost import (
+    EditCostEstimator,
+    EditDistanceNeighbors,
+    KatzBackoffLM,
+    OCRCorrector,
+    WeightedEditDistance,
+    WeightedLevenshtein,
+    _dp,
+    _edit,
+)
+from skocrcost._noisy_channel import lm_sentence
 from skocrcost.datasets import load_icdar2017_sample
 
 N_THREADS = 8
@@ -106,6 +116,76 @@ def test_threads_share_one_fitted_index_safely():
             np.testing.assert_array_equal(c, e)
 
 
+# Multi-character rules, transpositions and match weights: the general kernel (_edit.pyx).
+GENERAL = WeightedLevenshtein(
+    {("rn", "m"): 0.2, ("a", "b"): 0.5, ("li", "h"): 0.3, ("\u4e2d", "cd"): 0.4},
+    insertion_costs={"ll": 0.4, "\U0001f600": 0.1},
+    deletion_costs={"\ud800": 0.2},
+    transposition_costs={("a", "b"): 0.3, ("c", "d"): 0.6},
+    default_transposition_cost=0.9,
+)
+WED = WeightedEditDistance(
+    match_weights={"a": -0.1, "m": -0.05},
+    substitute_weights={("rn", "m"): -0.2, ("cl", "d"): -0.7, ("a", "b"): -1.5},
+    insert_weights={"ll": -0.4},
+    default_transpose_weight=-1.2,
+)
+
+
+def test_threads_share_the_general_edit_kernels_safely():
+    assert type(GENERAL).__mro__[2] is _edit.EditKernel  # the general DP, not the fast one
+    words = random_words(160, "abcdmrnlih\u4e2d\ud800\U0001f600", 90, seed=1)
+    rev = words[::-1]
+    pairs = list(zip(words[:60], rev[:60]))
+
+    def everything():
+        return (
+            GENERAL.pairwise(words[:60], rev[:40], n_jobs=2),
+            [GENERAL.distance(a, b) for a, b in pairs],
+            [GENERAL.explain(a, b) for a, b in pairs[:30]],
+            GENERAL.align_batch(words, rev, 2, True),
+            GENERAL.soft_distance_batch(words, rev, 1.3, 2),  # forward
+            # Forward-backward on one OpenMP thread: with several, each thread adds its
+            # pairs' counts into its own buffer in the order the dynamic schedule hands
+            # them out, so the sums differ in the last bits from run to run (see
+            # docs/reliability.md); the 8 Python threads still share the kernel.
+            GENERAL.expected_counts(words[:50], rev[:50], 0.7, 1),
+            WED.pairwise(words[:40], rev[:40], n_jobs=2),
+            WED.log_likelihoods(words, rev, n_jobs=2),
+            [WED.log_likelihood(a, b) for a, b in pairs],
+            [WED.explain(a, b) for a, b in pairs[:30]],
+        )
+
+    want = everything()
+    for got in run_in_threads(lambda i: everything()):
+        for g, w in zip(got, want, strict=True):
+            if isinstance(w, list):
+                assert g == w
+            else:
+                for x, y in zip(g if isinstance(g, tuple) else (g,),
+                                w if isinstance(w, tuple) else (w,), strict=True):  # fmt: skip
+                    np.testing.assert_array_equal(x, y)
+
+
+def test_threads_share_one_fitted_corrector_safely():
+    X, y = load_icdar2017_sample("tokens")
+    lines_ocr, lines_truth = load_icdar2017_sample("lines")
+    lm = KatzBackoffLM(order=2).fit([lm_sentence(t) for t in lines_truth[:1500]])
+    fixer = OCRCorrector(EditCostEstimator(k=0.1), language_model=lm, n_jobs=2)
+    fixer.fit(X[:3000], y[:3000])
+    tokens = X[3000:3300] + ["", "\ud800", "\U0001f600", "12", "x" * 100]
+    text = "\n".join(lines_ocr[1500:1540])
+
+    def both():
+        return fixer.predict(tokens), fixer.correct(text)
+
+    want = both()
+    assert want[1] != text  # it corrects something: the comparison below is not vacuous
+    for got in run_in_threads(lambda i: both()):
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1] == want[1]
+
+
 def count_while_running(call):
     """Iterations of a Python loop in this thread while ``call()`` ran in another thread."""
     counter = [0]
@@ -164,6 +244,32 @@ WL = WeightedLevenshtein({("a", "b"): 0.5})
             functools.partial(_dp.CostKernel.pairwise, WL, [LONG_A] * 2, [LONG_B] * 2, 1),
         ),
         ("align_batch", functools.partial(WL.align_batch, [LONG_A] * 2, [LONG_B] * 2, 1)),
+        (
+            "general distance",
+            functools.partial(_edit.EditKernel.distance, GENERAL, LONG_A[:3000], LONG_B[:3000]),
+        ),
+        (
+            "general pairwise",
+            functools.partial(_edit.EditKernel.pairwise, GENERAL, [LONG_A[:2000]], [LONG_B[:2000]]),
+        ),
+        (
+            "general align_batch",
+            functools.partial(
+                _edit.EditKernel.align_batch, GENERAL, [LONG_A[:2000]], [LONG_B[:2000]]
+            ),
+        ),
+        (
+            "general forward",
+            functools.partial(
+                _edit.EditKernel.soft_distance, GENERAL, LONG_A[:1200], LONG_B[:1200]
+            ),
+        ),
+        (
+            "general forward-backward",
+            functools.partial(
+                _edit.EditKernel.expected_counts, GENERAL, [LONG_A[:800]], [LONG_B[:800]], 1.0
+            ),
+        ),
         (
             "LexiconIndex.kneighbors",
             functools.partial(

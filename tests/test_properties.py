@@ -1,21 +1,42 @@
-"""Properties of the metric and the estimator on random Unicode strings and random costs.
+"""Properties of the metrics, the estimator and the LM on random Unicode strings and costs.
 
 The kernel against its twin and a textbook reference is in test_dp.py (short
-strings); here: the heap path against the twin, identities of the distance,
-pairwise as the loop, independence from n_jobs, round trips through pickle and
-JSON, and the triangle inequality (with the cases where it does not hold).
+strings) and test_edit.py (the general kernel on a small alphabet); here: the
+heap path against the twin, the general kernel (rules, transpositions, match
+costs) against its twin on any code point and any thread count, identities of
+the distance, explain() summing to distance() for WeightedEditDistance, pairwise
+as the loop, independence from n_jobs, round trips through pickle and JSON
+(metrics, estimator, WeightedEditDistance, KatzBackoffLM), and the triangle
+inequality (with the cases where it does not hold).
 """
 
 import json
+import math
 import pickle
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import METRIC_ALPHABET, cost_dicts, metric_cost_dicts, symmetric_cost_dicts, text
+from strategies import (
+    METRIC_ALPHABET,
+    cost_dicts,
+    edit_dicts,
+    metric_cost_dicts,
+    symmetric_cost_dicts,
+    text,
+)
 
-from skocrcost import CostTables, EditCostEstimator, WeightedLevenshtein, _dp_py
+from skocrcost import (
+    CostTables,
+    EditCostEstimator,
+    KatzBackoffLM,
+    WeightedEditDistance,
+    WeightedLevenshtein,
+    _dp_py,
+    _edit,
+    _edit_py,
+)
 
 long_text = st.text(alphabet=st.sampled_from("abcrnm01lIO\ud800\U0001f600é"), max_size=150)
 texts = st.lists(text, max_size=6)
@@ -204,3 +225,160 @@ def test_index_on_the_sparse_layout_equals_brute_force(costs, words, queries, k)
     np.testing.assert_array_equal(ind, order)
     np.testing.assert_array_equal(dist, np.take_along_axis(D, order, axis=1))
     np.testing.assert_array_equal(D, _dp.CostKernel(*args[:-1], True).pairwise(queries, words))
+
+
+# -- the general kernel (rules, transpositions, match costs), WeightedEditDistance, the LM --
+# Rule pieces and transpositions over the core letters, so that they apply, mixed with any
+# code point at all (lone surrogates, combining marks, astral characters, NUL).
+unicode_text = st.text(
+    alphabet=st.one_of(st.sampled_from("rnmcl1Id\ud800\U0001f600"), st.characters()),
+    max_size=14,
+)
+long_unicode_text = st.text(
+    alphabet=st.sampled_from("rnmcl1Idab\ud800\u0301\U0001f600"), max_size=90
+)
+
+
+def general_twins(costs, match=None):
+    tables = CostTables.from_dicts(**costs)
+    args = [*tables.kernel_args(), *tables.edit_args()]
+    if match is not None:
+        args[9] = match
+    return _edit.EditKernel(*args), _edit_py.EditKernel(*args)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    edit_dicts(), unicode_text | long_unicode_text, unicode_text | long_unicode_text, st.booleans()
+)
+def test_general_kernel_equals_its_twin_on_any_unicode(costs, a, b, with_match):
+    tables = CostTables.from_dicts(**costs)
+    match = np.linspace(0.0, 0.5, len(tables.chars) + 1) if with_match else None
+    compiled, twin = general_twins(costs, match)
+    d = compiled.distance(a, b)
+    assert d == twin.distance(a, b)
+    for x, y in zip(compiled.align(a, b), twin.align(a, b), strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert compiled.soft_distance(a, b, 0.9) == pytest.approx(
+        twin.soft_distance(a, b, 0.9), rel=1e-12, abs=1e-12
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(edit_dicts(), st.lists(unicode_text, max_size=5), st.lists(unicode_text, max_size=5))
+def test_general_batches_equal_the_twin_whatever_the_threads(costs, X, Y):
+    compiled, twin = general_twins(costs)
+    n = min(len(X), len(Y))
+    want_pairwise = twin.pairwise(X, Y)
+    want_align = twin.align_batch(X[:n], Y[:n], 1, True)
+    want_soft = twin.soft_distance_batch(X[:n], Y[:n], 1.0)
+    want_counts = twin.expected_counts(X[:n], Y[:n], 1.0)
+    for threads in (1, 2, 4):
+        np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want_pairwise)
+        for x, y in zip(compiled.align_batch(X[:n], Y[:n], threads, True), want_align):
+            np.testing.assert_array_equal(x, y)
+        got_soft = compiled.soft_distance_batch(X[:n], Y[:n], 1.0, threads)
+        np.testing.assert_allclose(got_soft, want_soft, rtol=1e-12)
+        for x, y in zip(compiled.expected_counts(X[:n], Y[:n], 1.0, threads), want_counts):
+            np.testing.assert_allclose(x, y, rtol=1e-9, atol=1e-12)
+
+
+def _negated(d):
+    return {k: -v for k, v in d.items()}
+
+
+@st.composite
+def edit_weights(draw):
+    """WeightedEditDistance arguments: the negated costs of edit_dicts, and match weights."""
+    c = draw(edit_dicts())
+    return {
+        "substitute_weights": {k: -v for k, v in c["substitution_costs"].items() if all(k)},
+        "insert_weights": _negated(c["insertion_costs"]),
+        "delete_weights": _negated(c["deletion_costs"]),
+        "transpose_weights": _negated(c["transposition_costs"]),
+        "match_weights": draw(
+            st.dictionaries(st.sampled_from("rnmc1\ud800"), st.floats(-1.0, 0.0), max_size=4)
+        ),
+        "default_substitute_weight": -c["default_substitution_cost"],
+        "default_insert_weight": -c["default_insertion_cost"],
+        "default_delete_weight": -c["default_deletion_cost"],
+        "default_transpose_weight": -c["default_transposition_cost"],
+        "log_base": draw(st.sampled_from([2.0, math.e, 10.0])),
+    }
+
+
+@settings(max_examples=100, deadline=None)
+@given(edit_weights(), unicode_text, unicode_text)
+def test_weighted_edit_distance_explain_sums_to_distance(weights, a, b):
+    wed = WeightedEditDistance(**weights)
+    d = wed.distance(a, b)
+    ops = wed.explain(a, b)
+    assert ("".join(op.source for op in ops), "".join(op.target for op in ops)) == (a, b)
+    total = sum(op.cost for op in ops)
+    if math.isinf(d):
+        assert total == math.inf
+    else:
+        assert total == pytest.approx(d, rel=1e-12, abs=1e-12)
+    assert wed.proximity(a, b) == -d
+    assert wed.log_likelihood(a, b) >= -d - 1e-9  # every alignment counts: at least the best
+
+
+@settings(max_examples=40, deadline=None)
+@given(edit_weights(), st.lists(unicode_text, max_size=6), st.lists(unicode_text, max_size=6))
+def test_weighted_edit_distance_ignores_n_jobs_and_survives_pickle(weights, X, Y):
+    wed = WeightedEditDistance(**weights)
+    n = min(len(X), len(Y))
+    want = wed.pairwise(X, Y, n_jobs=1)
+    want_ll = wed.log_likelihoods(X[:n], Y[:n], n_jobs=1)
+    loop = np.array([[wed.distance(x, y) for y in Y] for x in X]).reshape(len(X), len(Y))
+    np.testing.assert_array_equal(want, loop)
+    for n_jobs in (None, 2, -1):
+        np.testing.assert_array_equal(wed.pairwise(X, Y, n_jobs=n_jobs), want)
+        np.testing.assert_array_equal(wed.log_likelihoods(X[:n], Y[:n], n_jobs=n_jobs), want_ll)
+    back = pickle.loads(pickle.dumps(wed))
+    assert back == wed
+    np.testing.assert_array_equal(back.pairwise(X, Y), want)
+    np.testing.assert_array_equal(back.log_likelihoods(X[:n], Y[:n]), want_ll)
+
+
+word = st.sampled_from(["the", "a", "cat", "sat", "on", "mat", "\ud800", "\U0001f600", "e\u0301"])
+sentences = st.lists(st.lists(word, max_size=6), min_size=1, max_size=8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(sentences, st.integers(1, 4), st.sampled_from([0.0, 0.3, 0.9]), sentences)
+def test_language_model_survives_pickle(train, order, discount, held_out):
+    lm = KatzBackoffLM(order=order, discount=discount).fit(train)
+    back = pickle.loads(pickle.dumps(lm))
+    words = [*lm.vocabulary_, "unseen"]
+    for context in ((), ("<s>",), ("the", "cat"), ("\ud800", "unseen", "a")):
+        np.testing.assert_array_equal(
+            back.log_probabilities(words, context), lm.log_probabilities(words, context)
+        )
+    np.testing.assert_array_equal(back.score_samples(held_out), lm.score_samples(held_out))
+    assert back.get_params() == lm.get_params() and back.n_ngrams_ == lm.n_ngrams_
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    edit_weights(),
+    st.lists(unicode_text, min_size=1, max_size=8),
+    st.lists(unicode_text, max_size=5),
+    st.integers(1, 3),
+)
+def test_neighbours_under_a_weighted_edit_distance_equal_brute_force_and_pickle(
+    weights, words, queries, k
+):
+    from skocrcost import EditDistanceNeighbors
+
+    wed = WeightedEditDistance(**weights)
+    k = min(k, len(words))
+    nn = EditDistanceNeighbors(k, metric=wed).fit(words)
+    dist, ind = nn.kneighbors(queries)
+    brute = wed.pairwise(queries, words).reshape(len(queries), len(words))
+    order = np.argsort(brute, axis=1, kind="stable")[:, :k]
+    np.testing.assert_array_equal(ind, order)
+    np.testing.assert_array_equal(dist, np.take_along_axis(brute, order, axis=1))
+    back = pickle.loads(pickle.dumps(nn))
+    for x, y in zip(back.kneighbors(queries), (dist, ind), strict=True):
+        np.testing.assert_array_equal(x, y)

@@ -45,6 +45,8 @@ def load_icdar2017_sample(kind="lines"):
     >>> len(X), len(y)
     (25414, 25414)
     """
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be one of {_KINDS}, got {type(kind).__name__}: {kind!r}")
     if kind not in _KINDS:
         raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
     path = resources.files(__name__).joinpath("data", f"icdar2017_{kind}.tsv.gz")
@@ -84,6 +86,8 @@ def pretrained(name="en-historical"):
     """
     from ..estimator import EditCostEstimator
 
+    if not isinstance(name, str):
+        raise TypeError(f"name must be one of {sorted(PRETRAINED)}, got {type(name).__name__}")
     if name not in PRETRAINED:
         raise ValueError(f"name must be one of {sorted(PRETRAINED)}, got {name!r}")
     with resources.as_file(resources.files(__name__).joinpath("data", PRETRAINED[name])) as path:
