@@ -24,7 +24,7 @@ EM step).  The pure-Python twin is :mod:`skocrcost._edit_py`.
 
 import numpy as np
 
-from cython.parallel cimport parallel, prange, threadid
+from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY, exp, log1p
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
@@ -51,6 +51,11 @@ cdef enum:
 # Largest DP matrix (cells) one alignment or forward-backward may allocate: 12-16
 # bytes per cell.
 MAX_ALIGN_CELLS = 1 << 25
+
+# expected_counts sums the pairs in at most this many fixed ranges, with at most this
+# many bytes of count buffers (wide alphabets get fewer ranges, hence fewer threads).
+EXPECTED_RANGES = 64
+EXPECTED_BUFFER_BYTES = 256 << 20
 
 
 cdef struct Extra:
@@ -739,7 +744,11 @@ cdef class EditKernel(CostKernel):
         ys = self._encode_side(Y, False)
         cdef Py_ssize_t npairs = len(X), nid = self.t.n
         n_threads = skc_threads(n_threads)
-        nbuf = n_threads
+        # The pairs are cut into nbuf contiguous ranges, each summed in order into its
+        # own buffer and the buffers summed in order: a number fixed by the sizes, not
+        # by the threads, so the counts do not depend on n_threads in the last bits.
+        nbuf = max(1, min(EXPECTED_RANGES, npairs,
+                          EXPECTED_BUFFER_BYTES // (16 * nid * nid + 8 * self.e.nrules + 8)))
         single = np.zeros((nbuf, nid * nid), dtype=np.float64)
         trans = np.zeros((nbuf, nid * nid), dtype=np.float64)
         rules = np.zeros((nbuf, max(self.e.nrules, 1)), dtype=np.float64)
@@ -762,24 +771,24 @@ cdef class EditKernel(CostKernel):
         cdef double* F
         cdef double* Bk
         cdef double f
-        with nogil, parallel(num_threads=nb):
+        with nogil, parallel(num_threads=n_threads):
             F = <double*> malloc(maxcells * sizeof(double))
             Bk = <double*> malloc(maxcells * sizeof(double))
-            b = threadid()
-            for p in prange(npairs, schedule="dynamic", chunksize=16):
+            for b in prange(nb, schedule="dynamic", chunksize=1):
                 if F == NULL or Bk == NULL:
                     failed += 1
                     continue
-                f = pair_dp(&self.t, &self.e, &x, p, &y, p, F, x.off[p + 1] - x.off[p] + 1,
-                            NULL, True, scale)
-                vll[p] = -scale * f
-                if f < INFINITY:
-                    edit_backward(&self.t, &self.e,
-                                  x.ids + x.off[p], x.cps + x.off[p], x.off[p + 1] - x.off[p],
-                                  x.ptr + x.off[p] + 2 * p, x.lst,
-                                  y.ids + y.off[p], y.cps + y.off[p], y.off[p + 1] - y.off[p],
-                                  y.ptr + y.off[p] + 2 * p, y.lst,
-                                  F, Bk, scale, &vs[b, 0], &vt[b, 0], &vr[b, 0])
+                for p in range(b * npairs // nb, (b + 1) * npairs // nb):
+                    f = pair_dp(&self.t, &self.e, &x, p, &y, p, F,
+                                x.off[p + 1] - x.off[p] + 1, NULL, True, scale)
+                    vll[p] = -scale * f
+                    if f < INFINITY:
+                        edit_backward(&self.t, &self.e,
+                                      x.ids + x.off[p], x.cps + x.off[p],
+                                      x.off[p + 1] - x.off[p], x.ptr + x.off[p] + 2 * p, x.lst,
+                                      y.ids + y.off[p], y.cps + y.off[p],
+                                      y.off[p + 1] - y.off[p], y.ptr + y.off[p] + 2 * p, y.lst,
+                                      F, Bk, scale, &vs[b, 0], &vt[b, 0], &vr[b, 0])
             free(F)
             free(Bk)
         if failed:

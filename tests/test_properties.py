@@ -324,6 +324,18 @@ def test_weighted_edit_distance_explain_sums_to_distance(weights, a, b):
 
 
 @settings(max_examples=40, deadline=None)
+@given(edit_weights(), st.lists(unicode_text, min_size=1, max_size=70))
+def test_expected_counts_do_not_depend_on_threads(weights, X):
+    # Forward-backward sums floats: the counts are the same only if the additions are.
+    kernel = WeightedEditDistance(**weights)._kernel  # what EditCostEstimator's EM calls
+    Y = X[::-1]
+    one = kernel.expected_counts(X, Y, 0.7, 1)
+    for n_threads in (2, 3):
+        for got, want in zip(kernel.expected_counts(X, Y, 0.7, n_threads), one, strict=True):
+            np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=40, deadline=None)
 @given(edit_weights(), st.lists(unicode_text, max_size=6), st.lists(unicode_text, max_size=6))
 def test_weighted_edit_distance_ignores_n_jobs_and_survives_pickle(weights, X, Y):
     wed = WeightedEditDistance(**weights)
