@@ -57,8 +57,18 @@ MAX_SEARCH_BYTES = 1 << 30
 cdef extern from *:
     """
     #define skc_prefetch(p) __builtin_prefetch(p)
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    /* max(x, 0) as one maxsd: the compiler turns the ternary into a branch. */
+    static inline double skc_pos(double x) {
+        return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()));
+    }
+    #else
+    static inline double skc_pos(double x) { return x > 0.0 ? x : 0.0; }
+    #endif
     """
     void prefetch "skc_prefetch" (const void* p) noexcept nogil
+    double positive_part "skc_pos" (double x) noexcept nogil
 
 
 cdef struct Hit:
@@ -193,13 +203,10 @@ cdef int found_add(Found* f, double d, int64_t i) noexcept nogil:
 
 cdef inline double cell_bound(double c, double fi, double a_end, double c_start1,
                               double sufdel_i, double min_ins) noexcept nogil:
-    """Cell i's share (i = fi) of its subtree's lower bound: the cell plus the
-    deletions (rows i < a_end) or insertions (rows i > c_start1) the subtree's word
-    lengths force after it; written without branches, as it runs in the DP loop."""
-    cdef double dele = a_end - fi, ins = fi - c_start1
-    dele = dele if dele > 0.0 else 0.0
-    ins = ins if ins > 0.0 else 0.0
-    return (c + (dele * sufdel_i + ins * min_ins)) * SLACK
+    """Cell i's share (i = fi) of its subtree's lower bound, before SLACK: the cell
+    plus the deletions (rows i < a_end) or insertions (rows i > c_start1) the
+    subtree's word lengths force after it; no branches, as it runs in the DP loop."""
+    return c + (positive_part(a_end - fi) * sufdel_i + positive_part(fi - c_start1) * min_ins)
 
 
 cdef inline double store_band(Query* q, Py_ssize_t j, Py_ssize_t lo, Py_ssize_t hi,
@@ -291,7 +298,8 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
         x = cell_bound(d, fi, a_end, c_start1, sufdel[last], min_ins)
         lb = x if x < lb else lb
         alive = last
-    return store_band(q, j, lo, alive, bound, lb)
+    # Rounding is monotonic, so shrinking the minimum is shrinking every term.
+    return store_band(q, j, lo, alive, bound, lb * SLACK)
 
 
 cdef inline int offer_ends(const Trie* tr, Py_ssize_t v, Query* q, Found* f) noexcept nogil:
