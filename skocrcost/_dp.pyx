@@ -325,6 +325,37 @@ cdef Py_ssize_t dp_align(const Table* t, const int32_t* aid, const cp_t* acp, Py
     return end - pos
 
 
+def _align_columns(lx, ly, limit):
+    """Check the sizes and allocate the padded columns of ``align_batch``.
+
+    For pairs of lengths ``lx`` and ``ly`` returns ``(need, base, op, src, tgt,
+    cost)``: each pair's DP cells (at most ``limit``), where its columns end
+    (``base[p + 1]``, at most ``lx + ly`` of them), and the column arrays (op
+    codes -1: not written).  Shared by every kernel's ``align_batch``.
+    """
+    npairs = lx.shape[0]
+    need = (lx + 1) * (ly + 1) if npairs else np.zeros(1, dtype=np.int64)
+    if need.max() > limit:
+        k = int(need.argmax())
+        raise ValueError(
+            f"aligning X[{k}] and Y[{k}] (lengths {lx[k]} and {ly[k]}) needs {need[k]} "
+            f"cells, more than the limit of {limit}; split long lines, or use "
+            f"distance() for long strings")
+    base = np.zeros(npairs + 1, dtype=np.int64)
+    np.cumsum(lx + ly, out=base[1:])
+    total = int(base[npairs])
+    return (need, base, np.full(total, -1, dtype=np.int8), np.empty(total, dtype=np.int32),
+            np.empty(total, dtype=np.int32), np.empty(total, dtype=np.float64))
+
+
+def _no_columns(costs):
+    """What ``align_batch`` returns when no pair has a column."""
+    op, pair = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int64)
+    src = np.zeros(0, dtype=np.int32)
+    empty = (op, src, src.copy())
+    return (*empty, np.zeros(0, dtype=np.float64), pair) if costs else (*empty, pair)
+
+
 cdef class CostKernel:
     """Cost tables compiled for the DP: an alphabet, dense or CSR substitution costs.
 
@@ -636,25 +667,10 @@ cdef class CostKernel:
         cdef Py_ssize_t npairs = len(X)
         lx = np.diff(xo)
         ly = np.diff(yo)
-        need = (lx + 1) * (ly + 1) if npairs else np.zeros(1, dtype=np.int64)
-        if need.max() > MAX_ALIGN_CELLS:
-            k = int(need.argmax())
-            raise ValueError(
-                f"aligning X[{k}] and Y[{k}] (lengths {lx[k]} and {ly[k]}) needs {need[k]} "
-                f"cells, more than the limit of {MAX_ALIGN_CELLS}; split long lines, or use "
-                f"distance() for long strings")
-        base = np.zeros(npairs + 1, dtype=np.int64)
-        np.cumsum(lx + ly, out=base[1:])
-        cdef Py_ssize_t total = base[npairs]
-        op = np.empty(total, dtype=np.int8)
-        src = np.empty(total, dtype=np.int32)
-        tgt = np.empty(total, dtype=np.int32)
-        cost = np.empty(total, dtype=np.float64)
+        need, base, op, src, tgt, cost = _align_columns(lx, ly, MAX_ALIGN_CELLS)
+        if cost.shape[0] == 0:
+            return _no_columns(costs)
         lens = np.zeros(npairs, dtype=np.int64)
-        if npairs == 0 or total == 0:
-            pair = np.zeros(0, dtype=np.int64)
-            empty = (op[:0], src[:0], tgt[:0])
-            return (*empty, cost[:0], pair) if costs else (*empty, pair)
         cdef int8_t[::1] vop = op
         cdef int32_t[::1] vsrc = src
         cdef int32_t[::1] vtgt = tgt

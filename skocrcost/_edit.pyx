@@ -31,6 +31,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from skocrcost._dp cimport CostKernel, Table, cp_t, lookup, sub_cost
+from skocrcost._dp import _align_columns, _no_columns
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
@@ -620,23 +621,9 @@ cdef class EditKernel(CostKernel):
         cdef Py_ssize_t npairs = len(X)
         lx = np.diff(xs[0])
         ly = np.diff(ys[0])
-        need = (lx + 1) * (ly + 1) if npairs else np.zeros(1, dtype=np.int64)
-        if need.max() > MAX_ALIGN_CELLS:
-            k = int(need.argmax())
-            raise ValueError(
-                f"aligning strings of lengths {lx[k]} and {ly[k]} needs {need[k]} cells, "
-                f"more than the limit of {MAX_ALIGN_CELLS}; use distance() for long strings")
-        base = np.zeros(npairs + 1, dtype=np.int64)
-        np.cumsum(lx + ly, out=base[1:])
-        cdef Py_ssize_t total = base[npairs]
-        op = np.full(total, -1, dtype=np.int8)
-        src = np.empty(total, dtype=np.int32)
-        tgt = np.empty(total, dtype=np.int32)
-        cost = np.empty(total, dtype=np.float64)
-        if npairs == 0 or total == 0:
-            pair = np.zeros(0, dtype=np.int64)
-            empty = (op[:0], src[:0], tgt[:0])
-            return (*empty, cost[:0], pair) if costs else (*empty, pair)
+        need, base, op, src, tgt, cost = _align_columns(lx, ly, MAX_ALIGN_CELLS)
+        if cost.shape[0] == 0:
+            return _no_columns(costs)
         cdef int8_t[::1] vop = op
         cdef int32_t[::1] vsrc = src
         cdef int32_t[::1] vtgt = tgt
