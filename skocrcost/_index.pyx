@@ -30,7 +30,7 @@ reaches and no others.
 import numpy as np
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from cython.parallel cimport parallel, prange
 
@@ -85,23 +85,23 @@ cdef struct Found:
 
 
 cdef struct Node:
-    # One record per trie node (preorder), so that visiting a node reads one cache line.
-    cp_t cp                   # code point of the edge into the node
-    int32_t nid               # its id in the kernel's alphabet
-    int32_t depth
-    int32_t lo                # shortest and longest word length in the subtree
-    int32_t hi
-    int32_t n_ends            # words ending here: ends[end_begin:end_begin + n_ends]
+    # 16 bytes, four per cache line: a visit reads one record, and the children (next
+    # in preorder) are mostly on the same line.
+    int32_t nid               # id in the kernel's alphabet of the edge into the node
     int32_t size              # nodes in the subtree, the node included
-    int32_t end_begin
+    int32_t end_begin         # words ending here: ends[end_begin:nodes[v + 1].end_begin]
+    uint16_t depth
+    uint8_t lo                # shortest word below, minus depth, at most 255 (a weaker bound)
+    uint8_t hi                # longest word below, minus depth; LONG: LONG or more (no bound)
 
 
-NODE_DTYPE = np.dtype([("cp", np.uint32), ("nid", np.int32), ("depth", np.int32),
-                       ("lo", np.int32), ("hi", np.int32), ("n_ends", np.int32),
-                       ("size", np.int32), ("end_begin", np.int32)], align=True)
+NODE_DTYPE = np.dtype([("nid", np.int32), ("size", np.int32), ("end_begin", np.int32),
+                       ("depth", np.uint16), ("lo", np.uint8), ("hi", np.uint8)], align=True)
 
-# 32-byte records: two per cache line.  Node and word counts must fit in int32.
+# Node and word counts must fit in int32, words in uint16 (MAX_WORD).
 MAX_NODES = (1 << 31) - 1
+MAX_WORD = (1 << 16) - 1
+cdef int LONG = 255
 
 
 assert NODE_DTYPE.itemsize == sizeof(Node), "NODE_DTYPE must match struct Node"
@@ -109,7 +109,8 @@ assert NODE_DTYPE.itemsize == sizeof(Node), "NODE_DTYPE must match struct Node"
 
 cdef struct Trie:
     Py_ssize_t n_nodes
-    const Node* nodes
+    const Node* nodes         # n_nodes + 1: the last one only ends the last node's words
+    const cp_t* cp            # code point of the edge into each node
     const int64_t* ends
     double min_ins            # cheapest insertion of any lexicon character
 
@@ -249,12 +250,13 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
     cdef const double* sufdel = q.sufdel
     cdef const double* subrow
     cdef int32_t b = nd.nid
-    cdef cp_t c = nd.cp
+    cdef cp_t c
     cdef double x, y, d, lb, fi, ib = t.ins[b], min_ins = tr.min_ins
     # Rows i < a_end have more OCR characters left than the longest word below has
     # truth characters, rows i >= c_start fewer than the shortest (c_start <= n + 1:
     # no word is shorter than its node); the rest add nothing.
-    cdef double a_end = <double> (n - (nd.hi - j)), c_start1 = <double> (n - (nd.lo - j))
+    cdef double a_end = <double> (n - nd.hi if nd.hi < LONG else -1)
+    cdef double c_start1 = <double> (n - nd.lo)
     if lo > hi:
         return INFINITY
     if q.cache != NULL and b != 0:  # id b > 0 stands for c alone: a match is aid == b
@@ -264,6 +266,7 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
             for i in range(n):
                 q.cache[b * n + i] = 0.0 if aid[i] == b else sub_cost(t, aid[i], b)
     else:
+        c = tr.cp[v]
         for i in range(n):
             q.scratch[i] = 0.0 if q.acp[i] == c else sub_cost(t, aid[i], b)
         subrow = q.scratch
@@ -309,7 +312,7 @@ cdef inline int offer_ends(const Trie* tr, Py_ssize_t v, Query* q, Found* f) noe
     cdef int64_t r
     if q.band_hi[nd.depth] < q.n:  # the last cell exceeds the bound: so do these words
         return 0
-    for r in range(nd.end_begin, nd.end_begin + nd.n_ends):
+    for r in range(nd.end_begin, tr.nodes[v + 1].end_begin):
         if found_add(f, d, tr.ends[r]) < 0:
             return -1
     return 0
@@ -363,7 +366,7 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
     while L < n:
         u = path[L] + 1
         stop = path[L] + tr.nodes[path[L]].size
-        while u < stop and tr.nodes[u].cp != q.acp[L]:
+        while u < stop and tr.cp[u] != q.acp[L]:
             u += tr.nodes[u].size
         if u >= stop:
             break
@@ -522,6 +525,7 @@ cdef class LexiconIndex:
     cdef readonly Py_ssize_t n_words
     cdef readonly Py_ssize_t max_depth
     cdef object _nodes    # owns the Node records tr.nodes points into
+    cdef object _cp
     cdef object _ends
     cdef Trie tr
 
@@ -542,14 +546,15 @@ cdef class LexiconIndex:
         self.trie = trie
         self.n_words = n_words
         self.max_depth = int(depth.max())
-        nodes = np.zeros(cp.shape[0], dtype=NODE_DTYPE)
-        nodes["cp"] = cp
-        nodes["depth"] = depth
-        nodes["lo"] = lo
-        nodes["hi"] = hi
-        nodes["n_ends"] = np.diff(end_ptr)
-        nodes["size"] = size
-        nodes["end_begin"] = end_ptr[:-1]
+        if self.max_depth > MAX_WORD:
+            raise ValueError(f"the lexicon has a word of {self.max_depth} characters; the "
+                             f"index holds words of up to {MAX_WORD}")
+        nodes = np.zeros(cp.shape[0] + 1, dtype=NODE_DTYPE)
+        nodes["depth"][:-1] = depth
+        nodes["lo"][:-1] = np.minimum(lo - depth, LONG)
+        nodes["hi"][:-1] = np.minimum(hi - depth, LONG)
+        nodes["size"][:-1] = size
+        nodes["end_begin"] = end_ptr
         cdef const cp_t[::1] vcp = cp
         cdef int32_t[::1] vnid = nodes["nid"].copy()
         cdef Py_ssize_t v
@@ -560,11 +565,14 @@ cdef class LexiconIndex:
                 m = kernel.t.ins[vnid[v]]
         nodes["nid"] = np.asarray(vnid)
         self._nodes = nodes
+        self._cp = np.ascontiguousarray(cp, dtype=np.uint32)
+        cdef const cp_t[::1] vcp2 = self._cp
         self._ends = np.ascontiguousarray(ends, dtype=np.int64)
         cdef const int64_t[::1] vends = self._ends
         cdef const unsigned char[::1] raw = nodes.view(np.uint8)
         self.tr.n_nodes = cp.shape[0]
         self.tr.nodes = <const Node*> &raw[0]
+        self.tr.cp = &vcp2[0]
         self.tr.ends = &vends[0]
         self.tr.min_ins = m if m < INFINITY else 0.0
 

@@ -104,6 +104,33 @@ def test_index_pickles_and_rejects_bad_input():
         index.radius_neighbors(["a"], -1.0)
 
 
+def test_words_longer_than_the_node_records_length_fields():
+    # Nodes keep the word lengths below them minus their depth in one byte, capped at
+    # 255 (a weaker bound, never a wrong one): words and queries of 250-600 characters.
+    rng = np.random.default_rng(7)
+
+    def rs(lo, hi):
+        return "".join(rng.choice(list("abc"), rng.integers(lo, hi)))
+
+    wl = WeightedLevenshtein({("a", "b"): 0.3}, {"c": 0.2}, {"a": 0.4})
+    for _ in range(8):
+        base = rs(250, 300)
+        words = [base + rs(0, 300) for _ in range(6)] + [rs(0, 5) for _ in range(6)]
+        words += [base[: rng.integers(1, 280)] for _ in range(4)]
+        Q = [base[: rng.integers(200, 300)] + rs(0, 40), rs(0, 600), rs(260, 270)]
+        index = _index.LexiconIndex(wl, words)
+        for k in (1, 5, len(words)):
+            d, ind = index.kneighbors(Q, k)
+            want_d, want_ind = brute_kneighbors(wl, Q, words, k)
+            np.testing.assert_array_equal(ind, want_ind)
+            np.testing.assert_array_equal(d, want_d)
+
+
+def test_a_word_longer_than_the_index_holds_is_refused():
+    with pytest.raises(ValueError, match="word of 70000 characters.*up to 65535"):
+        _index.LexiconIndex(WeightedLevenshtein(), ["a" * 70_000])
+
+
 @pytest.fixture(scope="module")
 def shared_lexicon():
     from conftest import shared_path
