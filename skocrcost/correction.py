@@ -78,6 +78,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         punctuation (:func:`skocrcost._noisy_channel.lm_sentence`): one sentence
         per truth sequence, or the whole truth as one running text when ``y`` is
         flat; so ``language_model__discount`` is tuned like any parameter.
+        Wrap a model fitted on other text in ``sklearn.frozen.FrozenEstimator``
+        to use it as it is.
         :meth:`predict` on isolated tokens does not use it.
     lm_weight : float, default=1.0
         In :meth:`correct`, the weight of ``-ln P_LM(w | previous words)``
@@ -205,7 +207,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if self.language_model is not None:
             # A clone, so that GridSearchCV can tune language_model__discount.
             sentences = [lm_sentence(" ".join(seq)) for seq in y_seq]
-            language_model = clone(self.language_model).fit(sentences)
+            language_model = clone(self.language_model).fit(sentences, None)
 
         counts = np.array([truth_counts.get(w, 0) for w in lexicon], dtype=float)
         log_prior = np.log(counts + 1.0) - math.log(counts.sum() + len(lexicon))
