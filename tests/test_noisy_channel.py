@@ -13,6 +13,7 @@ from skocrcost._noisy_channel import (
     aligned_tokens,
     lm_sentence,
     match_case,
+    split_core,
     split_token,
     word_pairs,
 )
@@ -36,7 +37,8 @@ def test_tokens_keep_punctuation_case_and_spacing():
     assert match_case("his", "Hls") == "His"
     assert match_case("his", "hls") == "his"
     assert lm_sentence('  "The book," he said.') == ["the", "book", "he", "said"]
-    # Inner punctuation separates words; apostrophes do not.
+    # Inner punctuation separates words; apostrophes and combining marks do not.
+    assert split_core("cafe\u0301s-bar") == ["cafe\u0301s", "-", "bar"]
     assert lm_sentence("Russell-street, A.D. George's") == [
         "russell",
         "street",
