@@ -8,11 +8,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._noisy_channel import NoisyChannelDecoder, correctable
+from ._noisy_channel import NoisyChannelDecoder, correctable, lm_sentence
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
 from .estimator import EditCostEstimator
 from .neighbors import EditDistanceNeighbors
@@ -72,12 +71,16 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     reject_margin : float or None, default=0.0
         Nats by which the best word must beat keeping the token; None never
         keeps an out-of-lexicon token (always corrects to the best word).
-    language_model : fitted KatzBackoffLM, optional
-        A word language model for :meth:`correct` (running text), fitted on
-        sentences normalised like the text it will see (lower-cased words without
-        their punctuation: ``[lm_sentence(line) for line in truth_lines]`` with
-        ``skocrcost._noisy_channel.lm_sentence``).  :meth:`predict` (isolated
-        tokens) does not use it.
+    language_model : KatzBackoffLM, optional
+        A word language model for running text (:meth:`correct`, and
+        :meth:`predict` / :meth:`score` on token sequences).  ``fit`` fits a
+        clone on the truth side, its words lower-cased and stripped of
+        punctuation (:func:`skocrcost._noisy_channel.lm_sentence`): one sentence
+        per truth sequence, or the whole truth as one running text when ``y`` is
+        flat; so ``language_model__discount`` is tuned like any parameter.
+        Wrap a model fitted on other text in ``sklearn.frozen.FrozenEstimator``
+        to use it as it is.
+        :meth:`predict` on isolated tokens does not use it.
     lm_weight : float, default=1.0
         In :meth:`correct`, the weight of ``-ln P_LM(w | previous words)``
         (nats) against the channel surprisal ``Z * cost``.
@@ -106,6 +109,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         tokens when none is missing from the lexicon).
     scale_ : float
         ``Z``, nats per unit of edit cost.
+    language_model_ : KatzBackoffLM or None
+        The fitted clone of ``language_model``.
 
     Examples
     --------
@@ -126,7 +131,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "keep_known": ["boolean"],
         "prior_weight": [Interval(Real, 0, None, closed="left")],
         "reject_margin": [Interval(Real, None, None, closed="neither"), None],
-        "language_model": [HasMethods(["log_probabilities"]), None],
+        "language_model": [HasMethods(["fit", "log_probabilities"]), None],
         "lm_weight": [Interval(Real, 0, None, closed="left")],
         "real_word_prior": [Interval(Real, 0, 1, closed="right")],
         "n_jobs": [Integral, None],
@@ -162,10 +167,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : sequence of str
-            OCR tokens.
-        y : sequence of str
-            Their true forms.
+        X : sequence of str, or sequence of sequences of str
+            OCR tokens; or token sequences (the tokens of one line each, in
+            reading order), which :meth:`predict` and :meth:`score` then correct
+            in context with the language model.
+        y : sequence of str, or sequence of sequences of str
+            Their true forms, shaped like ``X`` (one truth token per OCR token).
 
         Returns
         -------
@@ -177,8 +184,16 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
-        self._check_correct_params(fitted=False)
-        X, y = check_pairs(X, y)
+        self._check_correct_params()
+        if _is_sequences(X):
+            X_seq, y_seq = _check_sequence_pairs(X, y)
+            X = [t for seq in X_seq for t in seq]
+            y = [t for seq in y_seq for t in seq]
+            if not X:
+                raise ValueError("X has no token; at least one is needed")
+        else:
+            X, y = check_pairs(X, y)
+            y_seq = [y]  # flat tokens: one running text
         truth_counts = Counter(y)
         if self.lexicon is None:
             # Most frequent first (ties: first seen), the tie-break convention.
@@ -188,6 +203,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         estimator = clone(self.estimator if self.estimator is not None else EditCostEstimator())
         estimator.fit(X, y)
         neighbors = EditDistanceNeighbors(metric=estimator, n_jobs=self.n_jobs).fit(lexicon)
+        language_model = None
+        if self.language_model is not None:
+            # A clone, so that GridSearchCV can tune language_model__discount.
+            sentences = [lm_sentence(" ".join(seq)) for seq in y_seq]
+            language_model = clone(self.language_model).fit(sentences, None)
 
         counts = np.array([truth_counts.get(w, 0) for w in lexicon], dtype=float)
         log_prior = np.log(counts + 1.0) - math.log(counts.sum() + len(lexicon))
@@ -203,6 +223,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.estimator_ = estimator
         self.lexicon_ = lexicon
         self.neighbors_ = neighbors
+        self.language_model_ = language_model
         self.log_prior_ = log_prior
         self.log_oov_ = log_oov
         self.spelling_ = spelling
@@ -212,28 +233,19 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def __sklearn_is_fitted__(self):
         return hasattr(self, "neighbors_")
 
-    def _check_correct_params(self, fitted=True):
-        """The parameters only :meth:`correct` uses, checked again when it runs (set_params
-        may have changed them since fit); returns ``language_model``."""
+    def _check_correct_params(self):
+        """The parameters only the running-text decoder uses, checked again when it runs
+        (set_params may have changed them since fit)."""
         check_number(self.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
         check_number(self.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
         lm = self.language_model
-        if lm is None:
-            return None
-        if isinstance(lm, type) or not callable(getattr(lm, "log_probabilities", None)):
+        if lm is not None and (
+            isinstance(lm, type) or not callable(getattr(lm, "log_probabilities", None))
+        ):
             raise TypeError(
-                "language_model must be a fitted KatzBackoffLM (an object with "
+                "language_model must be a KatzBackoffLM instance (an estimator with fit and "
                 f"log_probabilities), got {lm!r}"
             )
-        if fitted:
-            try:
-                check_is_fitted(lm)
-            except NotFittedError:
-                raise NotFittedError(
-                    "language_model is not fitted: fit it on sentences first (clone() and "
-                    "GridSearchCV unfit it; wrap a fitted one in sklearn.frozen.FrozenEstimator)"
-                ) from None
-        return lm
 
     def _keep_score(self, x):
         """``-ln P(out of lexicon) - ln P_spell(x)``: the score of leaving ``x`` as it is."""
@@ -275,11 +287,24 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         and tokens longer than 64 characters are returned unchanged, as
         :meth:`correct` leaves them: no lexicon word is a likely reading of them.
 
+        Parameters
+        ----------
+        X : sequence of str, or sequence of sequences of str
+            Isolated tokens, corrected one by one without the language model
+            (``keep_known`` leaves lexicon words alone); or token sequences
+            (the tokens of one line each), corrected left to right like
+            :meth:`correct` corrects a line: with the language model and the
+            corrected previous tokens of the sequence as context.
+
         Returns
         -------
-        ndarray of str (object dtype), shape (n_tokens,)
+        ndarray of str (object dtype), shape (n_tokens,), or list of lists of str
+            The corrected tokens; for sequences, one list per sequence.
         """
         check_is_fitted(self)
+        if _is_sequences(X):
+            sequences = [check_strings(s, f"X[{i}]", allow_empty=True) for i, s in enumerate(X)]
+            return self._decoder().correct_tokens(sequences)
         X = check_strings(X, "X", allow_empty=True)
         out = np.array(X, dtype=object)
         known = set(self.lexicon_) if self.keep_known else set()
@@ -299,16 +324,19 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def correct(self, text):
         """Correct running text line by line, with the language model's context.
 
-        Each whitespace token's core (without leading and trailing punctuation)
-        is compared with its ``n_candidates`` nearest lexicon words, scored in
-        nats by ``Z * cost + lm_weight * -ln P_LM(w | corrected previous words of
-        the line)``; an out-of-lexicon token is kept when that beats the rejection
-        score ``keep(x) + reject_margin`` (see the class docstring), a lexicon
-        word by the ``real_word_prior`` (which replaces ``keep_known`` here;
-        the language model also scores keeping the token).  Punctuation, case pattern and spacing
-        are kept; tokens without a letter or longer than 64 characters are
-        left alone.  Without a ``language_model`` the context-free word prior
-        stands in for it.
+        Each whitespace token is split into leading punctuation, a core and
+        trailing punctuation, and the core into words at its inner punctuation
+        (hyphens, periods; not apostrophes).  Each word (as it is when it is a
+        lexicon word, lower-cased otherwise) is compared with its
+        ``n_candidates`` nearest lexicon words, scored in nats by
+        ``Z * cost + lm_weight * -ln P_LM(w | corrected previous words of the
+        line)``; an out-of-lexicon word is kept unless that score plus
+        ``reject_margin`` beats ``keep(x)`` (see the class docstring),
+        a lexicon word by the ``real_word_prior`` (which replaces
+        ``keep_known`` here; the language model also scores keeping the word).
+        Punctuation, case pattern and spacing are kept; words without a letter
+        or longer than 64 characters are left alone.  Without a
+        ``language_model`` the context-free word prior stands in for it.
 
         Parameters
         ----------
@@ -322,7 +350,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_is_fitted(self)
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
-        lm = self._check_correct_params()
+        return "\n".join(self._decoder().correct_lines(text.split("\n")))
+
+    def _decoder(self):
+        """The running-text decoder with the current parameters (see :meth:`correct`)."""
+        self._check_correct_params()
+        lm = self.language_model_
         if lm is None:
             lm = _UnigramPrior(self.lexicon_, self.log_prior_, self.prior_weight)
         scale = self.scale_
@@ -330,24 +363,62 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         def reject(x):
             if self.reject_margin is None:
                 return math.inf
-            return (self._keep_score(x) + self.reject_margin) / scale
+            # Replace x only when score + reject_margin < keep(x), as in predict.
+            return (self._keep_score(x) - self.reject_margin) / scale
 
-        decoder = NoisyChannelDecoder(
+        return NoisyChannelDecoder(
             self.neighbors_,
             scale,
             lm,
-            lm_weight=self.lm_weight if self.language_model is not None else 1.0,
+            lm_weight=self.lm_weight if self.language_model_ is not None else 1.0,
             real_word_prior=self.real_word_prior,
             reject_cost=reject,
-            n_candidates=self.n_candidates,
-            lower=False,
+            n_candidates=min(self.n_candidates, len(self.lexicon_)),
         )
-        return "\n".join(decoder.correct_lines(text.split("\n")))
 
     def score(self, X, y):
-        """Accuracy: the share of tokens whose correction equals the truth."""
+        """Accuracy: the share of tokens whose correction equals the truth.
+
+        For token sequences (see :meth:`predict`) the share is over all their
+        tokens, corrected in context: ``GridSearchCV`` then tunes ``lm_weight``,
+        ``real_word_prior`` and ``language_model__discount`` as well.
+        """
+        if _is_sequences(X):
+            X_seq, y_seq = _check_sequence_pairs(X, y)
+            hyp = [t for seq in self.predict(X_seq) for t in seq]
+            truth = [t for seq in y_seq for t in seq]
+            if not truth:
+                raise ValueError("X has no token; at least one is needed")
+            return float(np.mean([h == t for h, t in zip(hyp, truth, strict=True)]))
         X, y = check_pairs(X, y)
         return float(np.mean(self.predict(X) == np.array(y, dtype=object)))
+
+
+def _is_sequences(X):
+    """Whether ``X`` holds token sequences (its first item is a list, tuple or array)."""
+    if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or len(X) == 0:
+        return False
+    first = X[0] if not hasattr(X, "iloc") else X.iloc[0]
+    return isinstance(first, (list, tuple, np.ndarray))
+
+
+def _check_sequence_pairs(X, y):
+    """Token sequences ``X`` and ``y`` of matching lengths, as lists of lists of str."""
+    if isinstance(y, (str, bytes)) or not hasattr(y, "__len__"):
+        raise TypeError(f"y must be a sequence of token sequences like X, got {type(y).__name__}")
+    if len(X) != len(y):
+        raise ValueError(f"X and y must have the same length, got {len(X)} and {len(y)}")
+    X_seq, y_seq = [], []
+    for i, (a, b) in enumerate(zip(X, y, strict=True)):
+        a = check_strings(a, f"X[{i}]", allow_empty=True)
+        b = check_strings(b, f"y[{i}]", allow_empty=True)
+        if len(a) != len(b):
+            raise ValueError(
+                f"X[{i}] and y[{i}] must have the same length, got {len(a)} and {len(b)}"
+            )
+        X_seq.append(a)
+        y_seq.append(b)
+    return X_seq, y_seq
 
 
 class _UnigramPrior:

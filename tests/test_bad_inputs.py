@@ -1149,7 +1149,7 @@ CORRECT_PARAMS = {
     "language model the class": (
         {"language_model": KatzBackoffLM},
         TypeError,
-        "language_model must be a fitted KatzBackoffLM",
+        "language_model must be a KatzBackoffLM instance",
     ),
 }
 
@@ -1167,15 +1167,18 @@ def test_bad_correct_parameters_in_fit_and_when_set_after_fit(params, error, mat
     assert after.keys() == before.keys() and all(after[k] is before[k] for k in before)
 
 
-def test_an_unfitted_language_model_is_named_and_the_way_out_given():
+def test_fit_fits_a_clone_of_the_language_model_and_a_frozen_one_is_kept():
     from sklearn.base import clone
     from sklearn.frozen import FrozenEstimator
 
     fixer = OCRCorrector(lexicon=["the", "cow"], language_model=SENTENCE_LM).fit(*TOKENS)
-    cloned = clone(fixer).fit(*TOKENS)  # clone() unfits the language model
-    with pytest.raises(NotFittedError, match="language_model is not fitted.*FrozenEstimator"):
-        cloned.correct("tbe c0w")
+    # fit refits a clone on the truth tokens (so GridSearchCV can tune it), never the
+    # estimator passed in; clone() of the corrector therefore works as well.
+    assert fixer.language_model_ is not SENTENCE_LM
+    assert clone(fixer).fit(*TOKENS).correct("tbe c0w") == "the cow"
+    # A language model fitted on other text is kept as it is when frozen.
     frozen = clone(fixer.set_params(language_model=FrozenEstimator(SENTENCE_LM))).fit(*TOKENS)
+    assert frozen.language_model_.estimator is SENTENCE_LM
     assert frozen.correct("tbe c0w") == "the cow"
 
 
