@@ -355,10 +355,10 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
     q.stack[0] = 0.0
     for i in range(n):
         q.stack[i + 1] = q.stack[i] + q.dl[i]
-    # The root's band: every cell within the bound (all of them when it is infinite).
-    for i in range(n, -1, -1):
-        if q.stack[i] <= f.bound:
-            break
+    # The root's band: the cells within the bound, a prefix (the column only grows).
+    i = n
+    while i > 0 and q.stack[i] > f.bound:
+        i -= 1
     store_band(q, 0, 0, i, f.bound, 0.0)
     if offer_ends(tr, 0, q, f) < 0:
         return -1
@@ -549,11 +549,12 @@ cdef class LexiconIndex:
         if self.max_depth > MAX_WORD:
             raise ValueError(f"the lexicon has a word of {self.max_depth} characters; the "
                              f"index holds words of up to {MAX_WORD}")
-        nodes = np.zeros(cp.shape[0] + 1, dtype=NODE_DTYPE)
-        nodes["depth"][:-1] = depth
-        nodes["lo"][:-1] = np.minimum(lo - depth, LONG)
-        nodes["hi"][:-1] = np.minimum(hi - depth, LONG)
-        nodes["size"][:-1] = size
+        n_nodes = cp.shape[0]
+        nodes = np.zeros(n_nodes + 1, dtype=NODE_DTYPE)
+        nodes["depth"][:n_nodes] = depth
+        nodes["lo"][:n_nodes] = np.minimum(lo - depth, LONG)
+        nodes["hi"][:n_nodes] = np.minimum(hi - depth, LONG)
+        nodes["size"][:n_nodes] = size
         nodes["end_begin"] = end_ptr
         cdef const cp_t[::1] vcp = cp
         cdef int32_t[::1] vnid = nodes["nid"].copy()
@@ -629,7 +630,7 @@ cdef class LexiconIndex:
         ind = np.empty((nq, k), dtype=np.int64)
         cdef double[:, ::1] vd = dist
         cdef int64_t[:, ::1] vi = ind
-        hits_ptr, counts, failed = self._run(queries, k, 0.0, n_threads)
+        hits_ptr, _, failed = self._run(queries, k, 0.0, n_threads)
         cdef size_t[::1] vptr = hits_ptr
         cdef Hit* h
         for q in range(nq):
