@@ -194,7 +194,7 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
         d = diag + dl
         cur[0] = d
         if t.dense != NULL and ia != 0 and m > 0 and i + 1 < n and aid[i + 1] != 0:
-            # Rows i + 1 (d, into cur) and i + 2 (d1, into r2), the second a column behind.
+            # Rows i + 1 (d) and i + 2 (d1, into r2), the second a column behind.
             drow = t.dense + ia * t.n
             drow1 = t.dense + aid[i + 1] * t.n
             dl1 = t.dele[aid[i + 1]]
@@ -206,8 +206,8 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
             insj = insb[0]
             d = dp_cell(diag + drow[bj], up + dl, d + insj)
             diag = up
-            # Row i + 1 reads row i from registers, so row i is never stored; the
-            # previous column's id and insertion cost are carried, not reloaded.
+            # Row i + 2 reads row i + 1 from registers, so row i + 1 is never stored;
+            # the previous column's id and insertion cost are carried, not reloaded.
             for j in range(1, m):
                 up1 = d
                 up = prev[j + 1]
