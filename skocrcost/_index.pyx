@@ -556,7 +556,8 @@ cdef class LexiconIndex:
         nodes["hi"][:n_nodes] = np.minimum(hi - depth, LONG)
         nodes["size"][:n_nodes] = size
         nodes["end_begin"] = end_ptr
-        cdef const cp_t[::1] vcp = cp
+        self._cp = np.ascontiguousarray(cp, dtype=np.uint32)
+        cdef const cp_t[::1] vcp = self._cp
         cdef int32_t[::1] vnid = nodes["nid"].copy()
         cdef Py_ssize_t v
         cdef double m = INFINITY
@@ -566,14 +567,12 @@ cdef class LexiconIndex:
                 m = kernel.t.ins[vnid[v]]
         nodes["nid"] = np.asarray(vnid)
         self._nodes = nodes
-        self._cp = np.ascontiguousarray(cp, dtype=np.uint32)
-        cdef const cp_t[::1] vcp2 = self._cp
         self._ends = np.ascontiguousarray(ends, dtype=np.int64)
         cdef const int64_t[::1] vends = self._ends
         cdef const unsigned char[::1] raw = nodes.view(np.uint8)
         self.tr.n_nodes = cp.shape[0]
         self.tr.nodes = <const Node*> &raw[0]
-        self.tr.cp = &vcp2[0]
+        self.tr.cp = &vcp[0]
         self.tr.ends = &vends[0]
         self.tr.min_ins = m if m < INFINITY else 0.0
 
