@@ -4,9 +4,24 @@
 through one piece of code; ``CostKernel`` owns the buffers a ``Table`` points into.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 
 ctypedef uint32_t cp_t
+
+
+# Edit kinds of an alignment column and moves of a direction matrix, for every kernel.
+cdef enum:
+    OP_MATCH = 0
+    OP_SUB = 1
+    OP_DEL = 2
+    OP_INS = 3
+    OP_TRANS = 4
+    OP_RULE = 5
+    MOVE_DIAG = 0
+    MOVE_UP = 1         # consume an OCR character: deletion
+    MOVE_LEFT = 2       # produce a truth character: insertion
+    MOVE_TRANS = 3
+    MOVE_RULE = 4       # rule r is move 4 + r
 
 
 cdef struct Table:
@@ -78,3 +93,40 @@ cdef class CostKernel:
                          const int32_t[::1] xid, const cp_t[::1] xcp, yo,
                          const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
     cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps) noexcept
+
+
+cdef inline bint back_step(const Table* t, int mv, const double* match,
+                           const int32_t* aid, const cp_t* acp, const int32_t* bid,
+                           const cp_t* bcp, Py_ssize_t* i, Py_ssize_t* j, int8_t* op,
+                           int32_t* src, int32_t* tgt, double* cost) noexcept nogil:
+    """Undo one diagonal, up or left move of a backtrace into column (op, src, tgt, cost).
+
+    A match costs ``match[id]`` (0 when ``match`` is NULL).  Returns False for any
+    other move (transpositions, rules), which the caller's kernel undoes itself.
+    """
+    if mv == MOVE_DIAG:
+        i[0] -= 1
+        j[0] -= 1
+        src[0] = <int32_t> acp[i[0]]
+        tgt[0] = <int32_t> bcp[j[0]]
+        if acp[i[0]] == bcp[j[0]]:
+            op[0] = OP_MATCH
+            cost[0] = 0.0 if match == NULL else match[aid[i[0]]]
+        else:
+            op[0] = OP_SUB
+            cost[0] = sub_cost(t, aid[i[0]], bid[j[0]])
+    elif mv == MOVE_UP:
+        i[0] -= 1
+        op[0] = OP_DEL
+        src[0] = <int32_t> acp[i[0]]
+        tgt[0] = -1
+        cost[0] = t.dele[aid[i[0]]]
+    elif mv == MOVE_LEFT:
+        j[0] -= 1
+        op[0] = OP_INS
+        src[0] = -1
+        tgt[0] = <int32_t> bcp[j[0]]
+        cost[0] = t.ins[bid[j[0]]]
+    else:
+        return False
+    return True

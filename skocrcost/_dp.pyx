@@ -48,13 +48,6 @@ cdef extern from "_lanes.h":
 
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
-    OP_MATCH = 0
-    OP_SUB = 1
-    OP_DEL = 2
-    OP_INS = 3
-    MOVE_DIAG = 0
-    MOVE_UP = 1         # consume an OCR character: deletion
-    MOVE_LEFT = 2       # produce a truth character: insertion
     LUT_LIMIT = 0x10000
 
 # Largest substitution profile (doubles) pairwise builds per thread: 8 MiB.
@@ -297,31 +290,9 @@ cdef Py_ssize_t dp_align(const Table* t, const int32_t* aid, const cp_t* acp, Py
     i = n
     j = m
     while i > 0 or j > 0:
-        mv = moves[i * w + j]
         pos -= 1
-        if mv == MOVE_DIAG:
-            i -= 1
-            j -= 1
-            src[pos] = <int32_t> acp[i]
-            tgt[pos] = <int32_t> bcp[j]
-            if acp[i] == bcp[j]:
-                op[pos] = OP_MATCH
-                cost[pos] = 0.0
-            else:
-                op[pos] = OP_SUB
-                cost[pos] = sub_cost(t, aid[i], bid[j])
-        elif mv == MOVE_UP:
-            i -= 1
-            op[pos] = OP_DEL
-            src[pos] = <int32_t> acp[i]
-            tgt[pos] = -1
-            cost[pos] = t.dele[aid[i]]
-        else:
-            j -= 1
-            op[pos] = OP_INS
-            src[pos] = -1
-            tgt[pos] = <int32_t> bcp[j]
-            cost[pos] = t.ins[bid[j]]
+        back_step(t, moves[i * w + j], NULL, aid, acp, bid, bcp, &i, &j,
+                  &op[pos], &src[pos], &tgt[pos], &cost[pos])
     return end - pos
 
 

@@ -30,24 +30,14 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from skocrcost._dp cimport CostKernel, Table, cp_t, lookup, sub_cost
+from skocrcost._dp cimport (
+    MOVE_DIAG, MOVE_LEFT, MOVE_RULE, MOVE_TRANS, MOVE_UP, OP_RULE, OP_TRANS, CostKernel, Table,
+    back_step, cp_t, lookup, sub_cost,
+)
 from skocrcost._dp import _align_columns, _no_columns
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
-
-cdef enum:
-    OP_MATCH = 0
-    OP_SUB = 1
-    OP_DEL = 2
-    OP_INS = 3
-    OP_TRANS = 4
-    OP_RULE = 5
-    MOVE_DIAG = 0
-    MOVE_UP = 1
-    MOVE_LEFT = 2
-    MOVE_TRANS = 3
-    MOVE_RULE = 4       # rule r is move 4 + r
 
 # Largest DP matrix (cells) one alignment or forward-backward may allocate: 12-16
 # bytes per cell.
@@ -533,64 +523,41 @@ cdef class EditKernel(CostKernel):
         """``soft_distance(X[k], Y[k], scale)`` for every k."""
         if len(X) != len(Y):
             raise ValueError(f"X and Y must have the same length, got {len(X)} and {len(Y)}")
-        return self._pairs(X, Y, n_threads, True, scale)
-
-    def _pairs(self, list X, list Y, int n_threads, bint soft, double scale):
-        """Distances of the pairs (X[k], Y[k])."""
-        self._check()
-        if soft and not scale > 0:
+        if not scale > 0:
             raise ValueError(f"scale must be > 0, got {scale!r}")
-        xs = self._encode_side(X, True)
-        ys = self._encode_side(Y, False)
-        cdef Py_ssize_t npairs = len(X)
-        out = np.empty(npairs, dtype=np.float64)
-        if npairs == 0:
-            return out
-        cdef double[::1] vout = out
-        cdef Side x = side_of(xs[0], xs[1], xs[2], xs[3], xs[4])
-        cdef Side y = side_of(ys[0], ys[1], ys[2], ys[3], ys[4])
-        cdef Py_ssize_t R = self._rows()
-        cdef Py_ssize_t maxm = int(np.diff(ys[0]).max())
-        cdef Py_ssize_t p, failed = 0
-        cdef double* work
-        n_threads = skc_threads(n_threads)
-        with nogil, parallel(num_threads=n_threads):
-            work = <double*> malloc(R * (maxm + 1) * sizeof(double))
-            for p in prange(npairs, schedule="dynamic", chunksize=16):
-                if work != NULL:
-                    vout[p] = pair_dp(&self.t, &self.e, &x, p, &y, p, work, R, NULL, soft, scale)
-                else:
-                    failed += 1
-            free(work)
-        if failed:
-            raise MemoryError("could not allocate DP rows")
-        return out
+        return self._batch(X, Y, n_threads, False, True, scale)
 
     def pairwise(self, list X not None, list Y not None, int n_threads=1):
         """Distances from every string of X (rows) to every string of Y."""
+        return self._batch(X, Y, n_threads, True, False, 1.0)
+
+    def _batch(self, list X, list Y, int n_threads, bint grid, bint soft, double scale):
+        """Distances of every (X[i], Y[j]) if ``grid`` (rows X), else of the pairs (X[k], Y[k])."""
         self._check()
         xs = self._encode_side(X, True)
         ys = self._encode_side(Y, False)
         cdef Py_ssize_t nx = len(X), ny = len(Y)
-        out = np.empty((nx, ny), dtype=np.float64)
-        if nx == 0 or ny == 0:
+        cdef Py_ssize_t total = nx * ny if grid else nx
+        # Filled flat; the grid's cell (i, j) is entry i * ny + j.
+        flat = np.empty(total, dtype=np.float64)
+        out = flat.reshape(nx, ny) if grid else flat
+        if total == 0:
             return out
-        cdef double[:, ::1] vout = out
+        cdef double[::1] vout = flat
         cdef Side x = side_of(xs[0], xs[1], xs[2], xs[3], xs[4])
         cdef Side y = side_of(ys[0], ys[1], ys[2], ys[3], ys[4])
         cdef Py_ssize_t R = self._rows()
         cdef Py_ssize_t maxm = int(np.diff(ys[0]).max())
-        cdef Py_ssize_t p, i, j, total = nx * ny, failed = 0
+        cdef Py_ssize_t p, i, j, failed = 0
         cdef double* work
         n_threads = skc_threads(n_threads)
         with nogil, parallel(num_threads=n_threads):
             work = <double*> malloc(R * (maxm + 1) * sizeof(double))
-            for p in prange(total, schedule="dynamic", chunksize=64):
-                i = p // ny
-                j = p - i * ny
+            for p in prange(total, schedule="dynamic", chunksize=32):
+                i = p // ny if grid else p
+                j = p - i * ny if grid else p
                 if work != NULL:
-                    vout[i, j] = pair_dp(&self.t, &self.e, &x, i, &y, j, work, R, NULL,
-                                         False, 1.0)
+                    vout[p] = pair_dp(&self.t, &self.e, &x, i, &y, j, work, R, NULL, soft, scale)
                 else:
                     failed += 1
             free(work)
@@ -673,30 +640,10 @@ cdef class EditKernel(CostKernel):
         while i > 0 or j > 0:
             mv = moves[i * w + j]
             pos -= 1
-            if mv == MOVE_DIAG:
-                i -= 1
-                j -= 1
-                src[pos] = <int32_t> acp[i]
-                tgt[pos] = <int32_t> bcp[j]
-                if acp[i] == bcp[j]:
-                    op[pos] = OP_MATCH
-                    cost[pos] = self.e.match[aid[i]]
-                else:
-                    op[pos] = OP_SUB
-                    cost[pos] = sub_cost(&self.t, aid[i], bid[j])
-            elif mv == MOVE_UP:
-                i -= 1
-                op[pos] = OP_DEL
-                src[pos] = <int32_t> acp[i]
-                tgt[pos] = -1
-                cost[pos] = self.t.dele[aid[i]]
-            elif mv == MOVE_LEFT:
-                j -= 1
-                op[pos] = OP_INS
-                src[pos] = -1
-                tgt[pos] = <int32_t> bcp[j]
-                cost[pos] = self.t.ins[bid[j]]
-            elif mv == MOVE_TRANS:
+            if back_step(&self.t, mv, self.e.match, aid, acp, bid, bcp, &i, &j,
+                         &op[pos], &src[pos], &tgt[pos], &cost[pos]):
+                continue
+            if mv == MOVE_TRANS:
                 i -= 2
                 j -= 2
                 op[pos] = OP_TRANS
