@@ -14,6 +14,7 @@ cimport cython
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
@@ -34,6 +35,8 @@ cdef extern from "_omp.h":
 cdef extern from "_lanes.h":
     enum: SKC_LANES
     size_t skc_lanes_work(Py_ssize_t mmax) nogil
+    enum: SKC_ALIGN_SLACK
+    double* skc_align64(void* raw) nogil
     void skc_lanes_load(const double* ins_tab, const int32_t* bid, const cp_t* bcp,
                         const int64_t* off, const int64_t* m, Py_ssize_t mmax,
                         double* work) nogil
@@ -556,15 +559,20 @@ cdef class CostKernel:
 
         Y is grouped by length so that little of each group is padding.  A work item
         is (group, X string); consecutive items share the group, whose interleaved
-        columns each thread loads once.  Memory: the output, the encoded strings and
-        per thread O(SKC_LANES x longest Y string).
+        columns each thread loads once.  The columns are computed in that sorted
+        order, so that an item writes one cache line of its output row rather than
+        SKC_LANES lines all over it (each a cache miss: a group's items walk down the
+        whole output), and each row is then put back in Y's order.  Memory: the
+        output, the encoded strings and per thread O(SKC_LANES x longest Y string +
+        len(Y)).
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
         ylen = np.diff(yo)
         order = np.argsort(ylen, kind="stable")
         ngroups = (ny + SKC_LANES - 1) // SKC_LANES
         cols_arr = np.full(ngroups * SKC_LANES, -1, dtype=np.int64)
-        cols_arr[:ny] = order
+        cols_arr[:ny] = np.arange(ny)
+        cdef const int64_t[::1] vorder = order
         lanes_m = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
         lanes_m[:ny] = ylen[order]
         lanes_off = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
@@ -579,6 +587,8 @@ cdef class CostKernel:
         cdef Py_ssize_t* loaded   # the group a thread's work buffer holds
         cdef double* work
         cdef double* prof
+        cdef void* work_raw
+        cdef void* prof_raw
         # A group's substitution profile pays off when many OCR characters read it and
         # it stays small enough for the cache; otherwise each row gathers its costs.
         cdef bint use_profile = (
@@ -586,10 +596,12 @@ cdef class CostKernel:
             and self.t.n * longest * SKC_LANES <= PROFILE_LIMIT)
         cdef Table* t = &self.t
         with nogil, parallel(num_threads=n_threads):
-            work = <double*> malloc(skc_lanes_work(longest) * sizeof(double))
-            prof = NULL
+            work_raw = malloc(skc_lanes_work(longest) * sizeof(double) + SKC_ALIGN_SLACK)
+            work = skc_align64(work_raw)
+            prof_raw = NULL
             if use_profile:
-                prof = <double*> malloc(t.n * longest * SKC_LANES * sizeof(double))
+                prof_raw = malloc(t.n * longest * SKC_LANES * sizeof(double) + SKC_ALIGN_SLACK)
+            prof = skc_align64(prof_raw)
             loaded = <Py_ssize_t*> malloc(sizeof(Py_ssize_t))
             if loaded != NULL:
                 loaded[0] = -1
@@ -608,11 +620,30 @@ cdef class CostKernel:
                 skc_lanes_run(t.dense, t.n, t.dele, &xid[xoff[i]], &xcp[xoff[i]],
                               xoff[i + 1] - xoff[i], &gm[g * SKC_LANES], gmax[g], work, prof,
                               &cols[g * SKC_LANES], &vout[i, 0])
-            free(work)
-            free(prof)
+            free(work_raw)
+            free(prof_raw)
             free(loaded)
         if failed:
             raise MemoryError("could not allocate DP rows")
+        if np.any(order != cols_arr[:ny]):
+            self._unsort_columns(vout, vorder, n_threads)
+
+    cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads):
+        """Move column c of every row to column order[c]."""
+        cdef Py_ssize_t i, c, nx = vout.shape[0], ny = vout.shape[1], failed = 0
+        cdef double* row
+        with nogil, parallel(num_threads=n_threads):
+            row = <double*> malloc(ny * sizeof(double))
+            for i in prange(nx, schedule="static"):
+                if row == NULL:
+                    failed += 1
+                    continue
+                memcpy(row, &vout[i, 0], ny * sizeof(double))
+                for c in range(ny):
+                    vout[i, order[c]] = row[c]
+            free(row)
+        if failed:
+            raise MemoryError("could not allocate a row buffer")
 
     def align(self, str a not None, str b not None):
         """One cheapest alignment of ``a`` to ``b``.

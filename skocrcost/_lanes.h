@@ -17,19 +17,31 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#endif
 
 #define SKC_LANES 8 /* two vectors of four doubles: two chains in flight */
 #define SKC_NO_CP 0xFFFFFFFFu /* never a code point: padding columns never match */
 
 /* Work space, in doubles, for truth strings up to mmax characters: the first DP row,
- * two alternating rows ((mmax + 1) * L each), then substitution costs, insertion costs,
- * and the interleaved ids and code points (mmax * L each; ids and code points share one). */
+ * two alternating rows ((mmax + 1) * L each), then two rows of substitution costs,
+ * insertion costs, and the interleaved ids and code points (mmax * L each; ids and code
+ * points share one). */
 static size_t skc_lanes_work(ptrdiff_t mmax) {
-    return (size_t)(6 * mmax + 3) * SKC_LANES;
+    return (size_t)(7 * mmax + 3) * SKC_LANES;
+}
+
+/* ``raw`` (malloc'ed with SKC_ALIGN_SLACK bytes to spare) rounded up to a cache line.  A
+ * column of the lanes is SKC_LANES doubles = 64 bytes, so from an aligned base no vector
+ * load or store of the DP straddles two cache lines (a split access costs two). */
+#define SKC_ALIGN_SLACK 64
+static inline double *skc_align64(void *raw) {
+    return raw == NULL ? NULL : (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
 }
 
 static inline double *skc_lanes_ins(double *work, ptrdiff_t mmax) {
-    return work + (4 * mmax + 3) * SKC_LANES;
+    return work + (5 * mmax + 3) * SKC_LANES;
 }
 
 /* Interleave a group's truth strings into ``work`` and fill its first DP row. */
@@ -78,24 +90,50 @@ static void skc_lanes_profile(const double *dense, ptrdiff_t n_ids, ptrdiff_t mm
     }
 }
 
-/* Vectors of 2 doubles (baseline: SSE2 on x86-64, NEON on arm64) and of 4 (AVX2), with
- * the matching comparison masks.  aligned(8): the rows are only 8-byte aligned. */
+/* The substitution costs of OCR character (a, ca) against the group's columns: the
+ * profile's row for ids >= 1, else gathered into ``sub`` (w = mmax * L doubles).
+ * Characters outside the alphabet (id 0) match by code point only. */
+static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
+                                           const double *profile, int32_t a, uint32_t ca,
+                                           const int32_t *yid, const uint32_t *ycp,
+                                           ptrdiff_t w, double *sub) {
+    const double *drow = dense + (ptrdiff_t)a * n_ids;
+    ptrdiff_t j;
+    if (profile != NULL && a != 0) return profile + (ptrdiff_t)a * w;
+    for (j = 0; j < w; j++) sub[j] = (ycp[j] == ca) ? 0.0 : drow[yid[j]];
+    return sub;
+}
+
+/* Vectors of 2 doubles (baseline: SSE2 on x86-64, NEON on arm64) and of 4 (AVX2).
+ * aligned(8): the rows are only 8-byte aligned. */
 typedef double skc_v2 __attribute__((vector_size(16), aligned(8)));
 typedef long long skc_m2 __attribute__((vector_size(16), aligned(8)));
 typedef double skc_v4 __attribute__((vector_size(32), aligned(8)));
-typedef long long skc_m4 __attribute__((vector_size(32), aligned(8)));
+
+/* y < x ? y : x in every lane.  On x86 that is exactly (v)minpd(y, x), the same for
+ * equal values and signed zeros: one instruction on the chain each cell waits on,
+ * where a compare and a blend cost two and cross the integer domain. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define SKC_MIN2(y, x) ((skc_v2)_mm_min_pd((__m128d)(y), (__m128d)(x)))
+#else
+static inline skc_v2 skc_min2_blend(skc_v2 y, skc_v2 x) {
+    skc_m2 lt = y < x;
+    return (skc_v2)((lt & (skc_m2)y) | (~lt & (skc_m2)x));
+}
+#define SKC_MIN2(y, x) skc_min2_blend((y), (x))
+#endif
 
 /* The DP over the loaded group, once per vector width (_lanes_body.h is a template). */
 #define SKC_NAME skc_lanes_generic
 #define SKC_ATTR
 #define SKC_VT skc_v2
-#define SKC_MT skc_m2
+#define SKC_MIN SKC_MIN2
 #define SKC_VW 2
 #include "_lanes_body.h"
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT
-#undef SKC_MT
+#undef SKC_MIN
 #undef SKC_VW
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -103,13 +141,13 @@ typedef long long skc_m4 __attribute__((vector_size(32), aligned(8)));
 #define SKC_NAME skc_lanes_avx2
 #define SKC_ATTR __attribute__((target("avx2")))
 #define SKC_VT skc_v4
-#define SKC_MT skc_m4
+#define SKC_MIN(y, x) ((skc_v4)_mm256_min_pd((__m256d)(y), (__m256d)(x)))
 #define SKC_VW 4
 #include "_lanes_body.h"
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT
-#undef SKC_MT
+#undef SKC_MIN
 #undef SKC_VW
 #endif
 

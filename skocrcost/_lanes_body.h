@@ -1,62 +1,88 @@
 /* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW
- * doubles) and SKC_MT (its comparison mask) defined.
+ * doubles) and SKC_MIN(y, x) (y < x ? y : x in every lane) defined.
  *
  * Distances of one OCR string to the loaded group: lane k (length m[k]) goes to
  * out[cols[k]], unless cols[k] < 0 (a padding lane).  Each lane adds what the scalar
- * DP adds and takes y < x ? y : x, the exact minimum, so results are bit-for-bit the same.
+ * DP adds and takes y < x ? y : x (SKC_MIN), the exact minimum, so results are
+ * bit-for-bit the same.
+ *
+ * Rows go two at a time: row i + 1 reads row i from registers, so per cell there are
+ * half the loads and stores, and twice the chains in flight (each cell waits on its
+ * left neighbour: an addition and a minimum).
  */
 SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double *del_tab,
                               const int32_t *aid, const uint32_t *acp, ptrdiff_t n,
                               const int64_t *m, ptrdiff_t mmax, double *work,
                               const double *profile, const int64_t *cols, double *out) {
     enum { L = SKC_LANES, VW = SKC_VW, NV = SKC_LANES / SKC_VW };
+    const ptrdiff_t w = mmax * L;
     const double *row0 = work;
     double *bufa = work + (mmax + 1) * L; /* row 0 (in work) is kept for the next string */
     double *bufb = bufa + (mmax + 1) * L;
-    double *restrict sub = bufb + (mmax + 1) * L;
+    double *sub = bufb + (mmax + 1) * L; /* two rows of gathered substitution costs */
     const double *restrict ins = skc_lanes_ins(work, mmax);
-    const int32_t *restrict yid = (const int32_t *)(ins + mmax * L);
-    const uint32_t *restrict ycp = (const uint32_t *)(yid + mmax * L);
+    const int32_t *yid = (const int32_t *)(ins + w);
+    const uint32_t *ycp = (const uint32_t *)(yid + w);
     const double *up = row0;
     ptrdiff_t i, j, k, v;
-    if (n == 0) {
-        for (k = 0; k < L; k++)
-            if (cols[k] >= 0) out[cols[k]] = row0[m[k] * L + k];
-        return;
-    }
-    /* Rows alternate between two buffers; the first reads row 0, which stays intact. */
-    for (i = 0; i < n; i++) {
-        const double dl = del_tab[aid[i]];
-        const SKC_VT vdl = (SKC_VT){0} + dl;
-        double *restrict dst = (i & 1) ? bufb : bufa;
+    for (i = 0; i < n; i += 2) {
+        /* Rows alternate between two buffers; the first pass reads row 0, kept intact. */
+        double *restrict dst = (up == bufa) ? bufb : bufa;
         const double *restrict src = up;
-        const double *restrict srow;
-        SKC_VT d[NV], x, y;
-        SKC_MT lt;
-        if (profile != NULL && aid[i] != 0) {
-            srow = profile + (ptrdiff_t)aid[i] * mmax * L;
-        } else {
-            /* Characters outside the alphabet (id 0) match by code point only. */
-            const double *restrict drow = dense + (ptrdiff_t)aid[i] * n_ids;
-            const uint32_t ca = acp[i];
-            for (j = 0; j < mmax * L; j++) sub[j] = (ycp[j] == ca) ? 0.0 : drow[yid[j]];
-            srow = sub;
-        }
-        for (v = 0; v < NV; v++) {
-            d[v] = *(const SKC_VT *)(src + v * VW) + vdl;
-            *(SKC_VT *)(dst + v * VW) = d[v];
-        }
-        for (j = 0; j < mmax; j++) {
+        const SKC_VT vdl0 = (SKC_VT){0} + del_tab[aid[i]];
+        const double *restrict s0 =
+            skc_lanes_srow(dense, n_ids, profile, aid[i], acp[i], yid, ycp, w, sub);
+        SKC_VT a[NV], b[NV], u[NV], x, y, vup, vins;
+        if (i + 1 == n) { /* the last row of an odd count: one row */
             for (v = 0; v < NV; v++) {
-                const ptrdiff_t c = j * L + v * VW;
-                x = *(const SKC_VT *)(src + c) + *(const SKC_VT *)(srow + c);
-                y = *(const SKC_VT *)(src + c + L) + vdl;
-                lt = y < x;
-                x = (SKC_VT)((lt & (SKC_MT)y) | (~lt & (SKC_MT)x));
-                y = d[v] + *(const SKC_VT *)(ins + c);
-                lt = y < x;
-                d[v] = (SKC_VT)((lt & (SKC_MT)y) | (~lt & (SKC_MT)x));
-                *(SKC_VT *)(dst + c + L) = d[v];
+                u[v] = *(const SKC_VT *)(src + v * VW);
+                a[v] = u[v] + vdl0;
+                *(SKC_VT *)(dst + v * VW) = a[v];
+            }
+            for (j = 0; j < mmax; j++) {
+                for (v = 0; v < NV; v++) {
+                    const ptrdiff_t c = j * L + v * VW;
+                    vup = *(const SKC_VT *)(src + c + L);
+                    x = u[v] + *(const SKC_VT *)(s0 + c);
+                    y = vup + vdl0;
+                    x = SKC_MIN(y, x);
+                    y = a[v] + *(const SKC_VT *)(ins + c);
+                    a[v] = SKC_MIN(y, x);
+                    *(SKC_VT *)(dst + c + L) = a[v];
+                    u[v] = vup;
+                }
+            }
+        } else {
+            const SKC_VT vdl1 = (SKC_VT){0} + del_tab[aid[i + 1]];
+            const double *restrict s1 = skc_lanes_srow(dense, n_ids, profile, aid[i + 1],
+                                                       acp[i + 1], yid, ycp, w, sub + w);
+            for (v = 0; v < NV; v++) {
+                u[v] = *(const SKC_VT *)(src + v * VW);
+                a[v] = u[v] + vdl0;
+                b[v] = a[v] + vdl1;
+                *(SKC_VT *)(dst + v * VW) = b[v];
+            }
+            for (j = 0; j < mmax; j++) {
+                for (v = 0; v < NV; v++) {
+                    const ptrdiff_t c = j * L + v * VW;
+                    vup = *(const SKC_VT *)(src + c + L);
+                    vins = *(const SKC_VT *)(ins + c);
+                    /* Row i, column j + 1: diagonal, up, left. */
+                    x = u[v] + *(const SKC_VT *)(s0 + c);
+                    y = vup + vdl0;
+                    x = SKC_MIN(y, x);
+                    y = a[v] + vins;
+                    x = SKC_MIN(y, x);
+                    /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
+                    y = a[v] + *(const SKC_VT *)(s1 + c);
+                    a[v] = x;
+                    x = a[v] + vdl1;
+                    x = SKC_MIN(x, y);
+                    y = b[v] + vins;
+                    b[v] = SKC_MIN(y, x);
+                    *(SKC_VT *)(dst + c + L) = b[v];
+                    u[v] = vup;
+                }
             }
         }
         up = dst;

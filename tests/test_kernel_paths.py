@@ -102,6 +102,21 @@ def test_lengths_far_apart_in_one_group(simd):
     np.testing.assert_array_equal(compiled.pairwise(X, Y, 2), twin.pairwise(X, Y))
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_columns_return_to_y_order(simd, threads):
+    # The lanes fill the output in Y's length order and put each row back: Y given
+    # shuffled, sorted by length (nothing to move) or reversed must all agree with
+    # the twin.  X mixes odd and even lengths: rows go two at a time, then one.
+    rng = np.random.default_rng(5)
+    compiled, twin = kernels(learned_style(rng))
+    letters = "abcdefghijklmnopqrstuvwxyzABCD\u00e9"
+    X = words(rng, 40, letters) + ["", "a", "ab", "abc"]
+    Y = words(rng, 29, letters)
+    by_length = sorted(Y, key=len)
+    for cols in (Y, by_length, by_length[::-1]):
+        np.testing.assert_array_equal(compiled.pairwise(X, cols, threads), twin.pairwise(X, cols))
+
+
 def test_simd_level_names():
     assert _dp.simd_level() in ("baseline", "avx2")
     old = _dp._set_simd_level("baseline")
