@@ -105,7 +105,8 @@ static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
 }
 
 /* Vectors of 2 doubles (baseline: SSE2 on x86-64, NEON on arm64) and of 4 (AVX2).
- * aligned(8): the rows are only 8-byte aligned. */
+ * aligned(8): the kernel accepts any row alignment (pairwise aligns its work space to a
+ * cache line for speed; see skc_align64). */
 typedef double skc_v2 __attribute__((vector_size(16), aligned(8)));
 typedef long long skc_m2 __attribute__((vector_size(16), aligned(8)));
 typedef double skc_v4 __attribute__((vector_size(32), aligned(8)));
