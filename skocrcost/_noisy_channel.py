@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections import Counter
 
 import numpy as np
 
@@ -157,6 +158,22 @@ def word_pairs(ocr_lines, truth_lines, max_length_change=1 / 3):
 class NoisyChannelDecoder:
     """Greedy left-to-right noisy-channel decoding of lines (see the module docstring).
 
+    Beyond word-for-word correction, three options change how much is trusted or
+    rewritten, all scored in the same cost units:
+
+    * ``split_cost``: an out-of-lexicon word may be cut into two or three lexicon
+      words (a lost space, ``ofthe`` -> ``of the``) at this cost per cut, plus
+      each word's real-word prior and language-model score in context.
+    * ``join_cost``: two neighbouring tokens may become one word (a spurious space
+      or a line-break hyphen, ``re turned`` and ``pro- perty``) at this cost plus
+      the joined word's score, against the two tokens' scores.  Across a space
+      the joined form must be a lexicon word; after a line-break hyphen it is
+      corrected like any word.
+    * ``recurrence_weight``: keeping an out-of-lexicon word gets cheaper by this
+      much per natural log of the number of times the word occurs in the text
+      being corrected (a spelling the text keeps using, such as ``haue``, is
+      more likely right than a misreading).
+
     Parameters
     ----------
     neighbors : fitted EditDistanceNeighbors
@@ -168,6 +185,10 @@ class NoisyChannelDecoder:
     reject_cost : float or callable
         The cost of keeping an out-of-lexicon word, or a function of that
         (lower-cased) word giving it.
+    split_cost, join_cost : float or None
+        Cost units; None never splits (joins).
+    recurrence_weight : float
+        Cost units per natural log of an out-of-lexicon word's count.
     """
 
     def __init__(
@@ -180,6 +201,9 @@ class NoisyChannelDecoder:
         real_word_prior=0.99,
         reject_cost=1.0,
         n_candidates=10,
+        split_cost=None,
+        join_cost=None,
+        recurrence_weight=0.0,
     ):
         self.neighbors = neighbors
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
@@ -190,7 +214,11 @@ class NoisyChannelDecoder:
         self.real_word_prior = real_word_prior
         self.reject_cost = reject_cost
         self.n_candidates = n_candidates
+        self.split_cost = split_cost
+        self.join_cost = join_cost
+        self.recurrence_weight = recurrence_weight
         self._cache = {}
+        self._counts = Counter()
 
     def candidates(self, observed):
         """Fill the cache of ``(words, costs)`` for every new (looked-up) word."""
@@ -201,7 +229,29 @@ class NoisyChannelDecoder:
             for o, d, i in zip(new, dist, ind, strict=True):
                 self._cache[o] = ([self.lexicon[j] for j in i], np.asarray(d))
 
+    def _lm(self, words, context):
+        """``lm_weight * -ln P_LM`` of each word in ``context``, in cost units."""
+        if self.language_model is None or not self.lm_weight:
+            return np.zeros(len(words))
+        lp = self.language_model.log_probabilities([w.lower() for w in words], context)
+        return -self.lm_weight * lp / self.normaliser
+
+    def _keep_known(self, word, context):
+        """The score of keeping the lexicon word ``word``: its real-word prior and the LM."""
+        return -math.log(self.real_word_prior) / self.normaliser + self._lm([word], context)[0]
+
+    def _keep_unknown(self, o):
+        """The score of keeping the out-of-lexicon word ``o`` (its recurrences lower it)."""
+        reject = self.reject_cost
+        keep = reject(o) if callable(reject) else reject
+        if self.recurrence_weight and self._counts[o] > 1:
+            keep -= self.recurrence_weight * math.log(self._counts[o])
+        return keep
+
     def _choose(self, o, context):
+        """The best reading of the looked-up word ``o`` and its score (cost units)."""
+        if o not in self._cache:  # a lexicon word reached by a join: no candidates fetched
+            return o, self._keep_known(o, context)
         words, costs = self._cache[o]
         z = self.normaliser
         known = o in self.words
@@ -210,16 +260,42 @@ class NoisyChannelDecoder:
             prior = self.real_word_prior
             change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
         else:
-            reject = self.reject_cost
-            keep, change = (reject(o) if callable(reject) else reject), 0.0
+            keep, change = self._keep_unknown(o), 0.0
         options = [o, *(w for w in words if w != o)]
         score = np.concatenate([[keep], [c + change for w, c in zip(words, costs) if w != o]])
-        if self.language_model is not None and self.lm_weight:
-            lm = -self.language_model.log_probabilities([w.lower() for w in options], context) / z
-            if not known:
-                lm[0] = 0.0  # the rejection cost already prices a correct unknown word
-            score = score + self.lm_weight * lm
-        return options[int(np.argmin(score))]
+        lm = self._lm(options, context)
+        if not known:
+            lm[0] = 0.0  # the rejection cost already prices a correct unknown word
+        score = score + lm
+        best = int(np.argmin(score))
+        return options[best], float(score[best])
+
+    def _split(self, o, context):
+        """The best cut of ``o`` into two or three lexicon words, and its score.
+
+        ``(None, inf)`` when no cut gives lexicon words.
+        """
+        words, best = self.words, (None, math.inf)
+        cuts = []
+        for i in range(1, len(o)):
+            if o[:i] not in words:
+                continue
+            rest = o[i:]
+            if rest in words:
+                cuts.append((o[:i], rest))
+            cuts += [
+                (o[:i], rest[:j], rest[j:])
+                for j in range(1, len(rest))
+                if rest[:j] in words and rest[j:] in words
+            ]
+        for parts in cuts:
+            score, ctx = self.split_cost * (len(parts) - 1), list(context)
+            for p in parts:
+                score += self._keep_known(p, ctx)
+                ctx.append(p.lower())
+            if score < best[1]:
+                best = (parts, score)
+        return best
 
     def _key(self, word):
         """The form looked up: the word itself if it is a lexicon word, else lower-cased."""
@@ -241,36 +317,113 @@ class NoisyChannelDecoder:
             return ()
         return (self._key(w) for w in pieces[::2] if correctable(w))
 
+    def _joinable(self, a, b):
+        """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined, else None.
+
+        ``a`` must end in its word or a line-break hyphen, ``b`` start with its word,
+        and each be one correctable word; across a space the joined form must be a
+        lexicon word.
+        """
+        lead_a, core_a, trail_a = split_token(a)
+        lead_b, core_b, _ = split_token(b)
+        if trail_a not in ("", "-") or lead_b or not (core_a and core_b):
+            return None
+        if len(split_core(core_a)) > 1 or len(split_core(core_b)) > 1:
+            return None
+        if not (correctable(core_a) and correctable(core_b)):
+            return None
+        joined = self._key(core_a + core_b)
+        if not correctable(joined) or (not trail_a and joined not in self.words):
+            return None
+        return joined
+
     def correct_tokens(self, sequences):
-        """Correct each sequence of whitespace tokens (the tokens of one line each)."""
+        """Correct each sequence of whitespace tokens (the tokens of one line each).
+
+        A token joined to the one before it (``join_cost``) comes back empty.
+        """
         sequences = [list(seq) for seq in sequences]
-        self.candidates(w for seq in sequences for t in seq for w in self._words(t))
+        looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
+        self._counts = Counter(looked_up)
+        if self.join_cost is not None:  # words after a line-break hyphen need candidates
+            looked_up += [
+                j
+                for seq in sequences
+                for a, b in zip(seq, seq[1:])
+                if a.endswith("-") and (j := self._joinable(a, b)) is not None
+            ]
+        self.candidates(looked_up)
         return [self._sequence(seq) for seq in sequences]
 
     def correct_lines(self, lines):
-        """Correct each line; punctuation, case and spacing are kept."""
+        """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs)."""
         split = [_SPACE.split(line) for line in lines]
         for parts, tokens in zip(split, self.correct_tokens(p[::2] for p in split), strict=True):
+            for k, token in enumerate(tokens):
+                if not token and parts[2 * k]:  # joined to the token before: drop the space
+                    parts[2 * k - 1] = ""
             parts[::2] = tokens
         return ["".join(parts) for parts in split]
 
     def _sequence(self, tokens):
         context = ["<s>"]
-        out = []
-        for token in tokens:
-            lead, core, trail = split_token(token)
-            pieces = split_core(core)
-            whole = len(pieces) > 1 and self._hyphenated_word(core)
-            for j in range(0, len(pieces), 2):
-                piece = pieces[j]
-                if not piece:
+        out = list(tokens)
+        i = 0
+        while i < len(tokens):
+            if self.join_cost is not None and i + 1 < len(tokens):
+                joined = self._join(tokens[i], tokens[i + 1], context)
+                if joined is not None:
+                    out[i], out[i + 1], word = joined
+                    context.append(word.lower())
+                    i += 2
                     continue
-                word = self._key(piece)
-                if correctable(piece) and not whole:
-                    chosen = self._choose(word, context)
-                    if chosen != word:
-                        pieces[j] = match_case(chosen, piece)
-                    word = chosen
-                context.append(word.lower())
-            out.append(lead + "".join(pieces) + trail if core else token)
+            out[i], words, _ = self._token(tokens[i], context)
+            context += words
+            i += 1
         return out
+
+    def _join(self, a, b, context):
+        """``(joined token, "", word)`` when joining ``a`` and ``b`` scores best, else None."""
+        joined = self._joinable(a, b)
+        if joined is None:
+            return None
+        word, score = self._choose(joined, context)
+        score += self.join_cost
+        first, words, separate = self._token(a, context)
+        if score >= separate + self._token(b, context + words)[2]:
+            return None
+        lead, core_a, _ = split_token(a)
+        _, core_b, trail = split_token(b)
+        observed = core_a + core_b
+        return lead + (match_case(word, observed) if word != joined else observed) + trail, "", word
+
+    def _token(self, token, context):
+        """``(corrected token, its words for the context, its score)``."""
+        lead, core, trail = split_token(token)
+        pieces = split_core(core)
+        whole = len(pieces) > 1 and self._hyphenated_word(core)
+        words, total = [], 0.0
+        for j in range(0, len(pieces), 2):
+            piece = pieces[j]
+            if not piece:
+                continue
+            word = self._key(piece)
+            if correctable(piece) and not whole:
+                ctx = context + words
+                chosen, score = self._choose(word, ctx)
+                if self.split_cost is not None and word not in self.words and piece.isalpha():
+                    parts, cut = self._split(word, ctx)
+                    if cut < score:
+                        starts = np.cumsum([0, *map(len, parts)])
+                        pieces[j] = " ".join(
+                            match_case(p, piece[s:]) for p, s in zip(parts, starts, strict=False)
+                        )
+                        words += [p.lower() for p in parts]
+                        total += cut
+                        continue
+                total += score
+                if chosen != word:
+                    pieces[j] = match_case(chosen, piece)
+                word = chosen
+            words.append(word.lower())
+        return (lead + "".join(pieces) + trail if core else token), words, total

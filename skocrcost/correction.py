@@ -88,6 +88,27 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         In :meth:`correct`, the prior probability that an OCR token which is a
         lexicon word is right (Mays, Damerau and Mercer 1991): keeping it costs
         ``-ln(prior)``, replacing it ``-ln(1 - prior)`` nats; 1 never replaces it.
+    split_cost : float or None, default=None
+        In :meth:`correct` and :meth:`predict` on sequences, the nats of each cut
+        when an out-of-lexicon word is read as two or three lexicon words (a lost
+        space: ``ofthe`` -> ``of the``, ``SirRobert`` -> ``Sir Robert``); the
+        cut wins when its cost plus each word's real-word prior and language-model
+        surprisal beats the best single word.  None never cuts.
+    join_cost : float or None, default=None
+        In :meth:`correct` and :meth:`predict` on sequences, the nats of joining
+        two neighbouring tokens into one word (a spurious space, ``re turned`` ->
+        ``returned``, where the joined form must be a lexicon word; or a
+        line-break hyphen, ``pro- perty`` -> ``property``, where the joined form
+        is corrected like any word), against the two tokens' own scores.  A
+        joined token drops the space between them; in :meth:`predict` the second
+        token comes back as ``""``.  None never joins.
+    recurrence_weight : float, default=0.0
+        In :meth:`correct` and :meth:`predict` on sequences, the nats by which
+        keeping an out-of-lexicon word gets cheaper per natural log of the
+        number of times it occurs in the text being corrected (the whole
+        ``text``, or all the sequences passed): a spelling the text keeps
+        using (``haue``, ``gouernment``, a name) is more likely right than a
+        misreading.  0 ignores recurrences.
     n_jobs : int, optional
         Threads for the search: None = 1 (unless a joblib context sets it), -1 = all cores.
 
@@ -134,6 +155,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "language_model": [HasMethods(["fit", "log_probabilities"]), None],
         "lm_weight": [Interval(Real, 0, None, closed="left")],
         "real_word_prior": [Interval(Real, 0, 1, closed="right")],
+        "split_cost": [Interval(Real, None, None, closed="neither"), None],
+        "join_cost": [Interval(Real, None, None, closed="neither"), None],
+        "recurrence_weight": [Interval(Real, 0, None, closed="left")],
         "n_jobs": [Integral, None],
     }
 
@@ -149,6 +173,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         language_model=None,
         lm_weight=1.0,
         real_word_prior=0.99,
+        split_cost=None,
+        join_cost=None,
+        recurrence_weight=0.0,
         n_jobs=None,
     ):
         self.estimator = estimator
@@ -160,6 +187,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.language_model = language_model
         self.lm_weight = lm_weight
         self.real_word_prior = real_word_prior
+        self.split_cost = split_cost
+        self.join_cost = join_cost
+        self.recurrence_weight = recurrence_weight
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
@@ -238,6 +268,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (set_params may have changed them since fit)."""
         check_number(self.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
         check_number(self.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
+        check_number(self.recurrence_weight, "recurrence_weight", low=0)
+        for name in ("split_cost", "join_cost"):
+            if getattr(self, name) is not None:
+                check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
         lm = self.language_model
         if lm is not None and (
             isinstance(lm, type) or not callable(getattr(lm, "log_probabilities", None))
@@ -374,6 +408,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             real_word_prior=self.real_word_prior,
             reject_cost=reject,
             n_candidates=min(self.n_candidates, len(self.lexicon_)),
+            split_cost=None if self.split_cost is None else self.split_cost / scale,
+            join_cost=None if self.join_cost is None else self.join_cost / scale,
+            recurrence_weight=self.recurrence_weight / scale,
         )
 
     def score(self, X, y):
