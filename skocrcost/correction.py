@@ -141,6 +141,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     >>> fixer = OCRCorrector(EditCostEstimator(k=0.5), lexicon=["the", "cow"]).fit(ocr, truth)
     >>> fixer.predict(["tbe", "c0w", "cow", "Smyth"]).tolist()
     ['the', 'cow', 'cow', 'Smyth']
+    >>> fixer.correct("Tbe c0w, thecow")
+    'The cow, the'
+    >>> fixer.set_params(split_cost=1.0, join_cost=1.0).correct("Tbe c0w, thecow c ow")
+    'The cow, the cow cow'
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
@@ -328,7 +332,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             (``keep_known`` leaves lexicon words alone); or token sequences
             (the tokens of one line each), corrected left to right like
             :meth:`correct` corrects a line: with the language model and the
-            corrected previous tokens of the sequence as context.
+            corrected previous tokens of the sequence as context.  With
+            ``split_cost`` a token may come back as words separated by a space,
+            with ``join_cost`` empty (joined to the token before it).
 
         Returns
         -------
@@ -371,6 +377,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         Punctuation, case pattern and spacing are kept; words without a letter
         or longer than 64 characters are left alone.  Without a
         ``language_model`` the context-free word prior stands in for it.
+        ``split_cost``, ``join_cost`` and ``recurrence_weight`` (see the
+        parameters) also cut merged words, join split ones and trust spellings
+        that recur in ``text``: pass a whole document at once.
 
         Parameters
         ----------
