@@ -322,7 +322,7 @@ class NoisyChannelDecoder:
 
         ``a`` must end in its word or a line-break hyphen, ``b`` start with its word,
         and each be one correctable word; across a space the joined form must be a
-        lexicon word.
+        lexicon word and one of the two must not be (``a way`` stays two words).
         """
         lead_a, core_a, trail_a = split_token(a)
         lead_b, core_b, _ = split_token(b)
@@ -333,8 +333,12 @@ class NoisyChannelDecoder:
         if not (correctable(core_a) and correctable(core_b)):
             return None
         joined = self._key(core_a + core_b)
-        if not correctable(joined) or (not trail_a and joined not in self.words):
+        if not correctable(joined):
             return None
+        if not trail_a:  # across a space: a lexicon word, from at least one non-word
+            words = self.words
+            if joined not in words or (self._key(core_a) in words and self._key(core_b) in words):
+                return None
         return joined
 
     def correct_tokens(self, sequences):

@@ -128,17 +128,18 @@ def test_a_merged_word_is_cut_into_lexicon_words_when_the_lm_favours_it():
 
 
 def test_split_words_and_line_break_hyphens_are_joined_when_the_lm_favours_it():
-    lexicon = ["he", "returned", "re", "turned", "the", "property", "party"]
-    truth = [*TRUTH, "he returned the property", "he returned", "the property"]
-    lines = ["He  re turned  the pro- perty.", "re"]
-    # "re" and "turned" are lexicon words; "perty" stays (keeping it costs 3, "party"
-    # one substitution plus the LM's fallback for a word it never saw).
+    lexicon = ["he", "returned", "turned", "the", "property", "party", "a", "way", "away"]
+    truth = [*TRUTH, "he returned the property", "he returned", "the property", "a way away"]
+    lines = ["He  re turned  the pro- perty.", "a way"]
+    # "re" is no word but "turned" is; "perty" stays (keeping it costs 3, "party" one
+    # substitution plus the LM's fallback for a word it never saw).
     plain = decoder(lexicon, truth, reject_cost=3.0)
-    assert plain.correct_lines(lines) == ["He  re turned  the pro- perty.", "re"]
+    assert plain.correct_lines(lines) == ["He  re turned  the pro- perty.", "a way"]
     # Joining costs 1 plus the joined word's score against the two tokens' scores; the
     # space between them goes, the trailing punctuation of the second token stays.
+    # Two lexicon words ("a way") are never joined across a space.
     joined = decoder(lexicon, truth, reject_cost=3.0, join_cost=1.0)
-    assert joined.correct_lines(lines) == ["He  returned  the property.", "re"]
+    assert joined.correct_lines(lines) == ["He  returned  the property.", "a way"]
     assert joined.correct_tokens([["re", "turned", "x"]]) == [["returned", "", "x"]]
     # A join that is not a lexicon word across a space, or too expensive, does not happen.
     assert joined.correct_lines(["the re book"]) == ["the re book"]
