@@ -165,10 +165,10 @@ class NoisyChannelDecoder:
       words (a lost space, ``ofthe`` -> ``of the``) at this cost per cut, plus
       each word's real-word prior and language-model score in context.
     * ``join_cost``: two neighbouring tokens may become one word (a spurious space
-      or a line-break hyphen, ``re turned`` and ``pro- perty``) at this cost plus
+      or a line-break hyphen, ``retu rned`` and ``pro- perty``) at this cost plus
       the joined word's score, against the two tokens' scores.  Across a space
-      the joined form must be a lexicon word; after a line-break hyphen it is
-      corrected like any word.
+      the joined form must be a lexicon word and one of the two tokens must not
+      be; after a line-break hyphen it is corrected like any word.
     * ``recurrence_weight``: keeping an out-of-lexicon word gets cheaper by this
       much per natural log of the number of times the word occurs in the text
       being corrected (a spelling the text keeps using, such as ``haue``, is

@@ -96,8 +96,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         surprisal beats the best single word.  None never cuts.
     join_cost : float or None, default=None
         In :meth:`correct` and :meth:`predict` on sequences, the nats of joining
-        two neighbouring tokens into one word (a spurious space, ``re turned`` ->
-        ``returned``, where the joined form must be a lexicon word; or a
+        two neighbouring tokens into one word (a spurious space, ``retu rned``
+        -> ``returned``, where the joined form must be a lexicon word and one of
+        the two tokens must not be; or a
         line-break hyphen, ``pro- perty`` -> ``property``, where the joined form
         is corrected like any word), against the two tokens' own scores.  A
         joined token drops the space between them; in :meth:`predict` the second

@@ -21,7 +21,7 @@ from skocrcost._noisy_channel import (
 TRUTH = ["the book", "his house", "his book", "the house", "in his house"]
 # What benchmarks/noisy_channel_wer.py tuned on BLN600 (with the LM).
 LM_WEIGHT, REAL_WORD_PRIOR, REJECT_MARGIN = 1.0, 0.99, 3.0
-SPLIT_JOIN_RECURRENCE = {"split_cost": 6.0, "join_cost": 3.0, "recurrence_weight": 3.0}
+SPLIT_JOIN_RECURRENCE = {"split_cost": 3.0, "join_cost": 0.0, "recurrence_weight": 3.0}
 
 
 def decoder(lexicon, truth=TRUTH, **params):
