@@ -41,10 +41,11 @@ cdef extern from "_lanes.h":
                         const int64_t* off, const int64_t* m, Py_ssize_t mmax,
                         double* work) nogil
     void skc_lanes_profile(const double* dense, Py_ssize_t n_ids, Py_ssize_t mmax,
-                           const double* work, double* profile) nogil
+                           const double* work, const cp_t* extra_cp, Py_ssize_t n_extra,
+                           double* profile) nogil
     void skc_lanes_run(const double* dense, Py_ssize_t n_ids, const double* del_tab,
-                       const int32_t* aid, const cp_t* acp, Py_ssize_t n, const int64_t* m,
-                       Py_ssize_t mmax, double* work, const double* profile,
+                       const int32_t* aid, const cp_t* acp, const int32_t* arow, Py_ssize_t n,
+                       const int64_t* m, Py_ssize_t mmax, double* work, const double* profile,
                        const int64_t* cols, double* out) nogil
     int skc_simd_level() nogil
     int skc_set_simd_level(int level) nogil
@@ -589,18 +590,29 @@ cdef class CostKernel:
         cdef double* prof
         cdef void* work_raw
         cdef void* prof_raw
+        # Profile rows: the alphabet's ids, then one per distinct character of X outside
+        # it (with unit costs, that is every character).
+        xid_np = np.asarray(xid)
+        xcp_np = np.asarray(xcp)
+        outside = xid_np == 0
+        extra_arr = np.unique(xcp_np[outside])
+        xrow_arr = xid_np.copy()
+        xrow_arr[outside] = self.t.n + np.searchsorted(extra_arr, xcp_np[outside])
+        cdef Py_ssize_t n_rows = self.t.n + extra_arr.shape[0]
+        extra_arr = np.append(extra_arr, np.uint32(0))  # never empty: &extra[0] is valid
+        cdef const cp_t[::1] extra = extra_arr
+        cdef const int32_t[::1] xrow = xrow_arr
         # A group's substitution profile pays off when many OCR characters read it and
         # it stays small enough for the cache; otherwise each row gathers its costs.
         cdef bint use_profile = (
-            longest > 0 and xoff[nx] >= self.t.n
-            and self.t.n * longest * SKC_LANES <= PROFILE_LIMIT)
+            longest > 0 and xoff[nx] >= n_rows and n_rows * longest * SKC_LANES <= PROFILE_LIMIT)
         cdef Table* t = &self.t
         with nogil, parallel(num_threads=n_threads):
             work_raw = malloc(skc_lanes_work(longest) * sizeof(double) + SKC_ALIGN_SLACK)
             work = skc_align64(work_raw)
             prof_raw = NULL
             if use_profile:
-                prof_raw = malloc(t.n * longest * SKC_LANES * sizeof(double) + SKC_ALIGN_SLACK)
+                prof_raw = malloc(n_rows * longest * SKC_LANES * sizeof(double) + SKC_ALIGN_SLACK)
             prof = skc_align64(prof_raw)
             loaded = <Py_ssize_t*> malloc(sizeof(Py_ssize_t))
             if loaded != NULL:
@@ -615,11 +627,12 @@ cdef class CostKernel:
                     skc_lanes_load(t.ins, &yid[0], &ycp[0], &goff[g * SKC_LANES],
                                    &gm[g * SKC_LANES], gmax[g], work)
                     if prof != NULL:
-                        skc_lanes_profile(t.dense, t.n, gmax[g], work, prof)
+                        skc_lanes_profile(t.dense, t.n, gmax[g], work, &extra[0],
+                                          n_rows - t.n, prof)
                     loaded[0] = g
                 skc_lanes_run(t.dense, t.n, t.dele, &xid[xoff[i]], &xcp[xoff[i]],
-                              xoff[i + 1] - xoff[i], &gm[g * SKC_LANES], gmax[g], work, prof,
-                              &cols[g * SKC_LANES], &vout[i, 0])
+                              &xrow[xoff[i]], xoff[i + 1] - xoff[i], &gm[g * SKC_LANES],
+                              gmax[g], work, prof, &cols[g * SKC_LANES], &vout[i, 0])
             free(work_raw)
             free(prof_raw)
             free(loaded)

@@ -73,33 +73,40 @@ static void skc_lanes_load(const double *ins_tab, const int32_t *bid, const uint
         for (k = 0; k < L; k++) prev[(j + 1) * L + k] = prev[j * L + k] + ins[j * L + k];
 }
 
-/* The loaded group's substitution costs for every OCR id a >= 1 (row a: mmax * L
- * doubles; 0 on a match, which for ids >= 1 is equality of ids), so that many OCR
- * strings against one group read them rather than gather them per row.  Row 0 is
- * unused: characters outside the alphabet match by code point.  ``profile`` holds
- * n_ids * mmax * L doubles. */
+/* The loaded group's substitution costs per OCR character class (row r: mmax * L
+ * doubles; 0 on a match), so that many OCR strings against one group read them rather
+ * than gather them per row.  Rows 1 .. n_ids - 1 are the alphabet's ids (a match is
+ * equality of ids); row n_ids + k is the character extra_cp[k] outside the alphabet
+ * (id 0: a match is equality of code points, anything else costs dense row 0); row 0
+ * is unused.  ``profile`` holds (n_ids + n_extra) * mmax * L doubles. */
 static void skc_lanes_profile(const double *dense, ptrdiff_t n_ids, ptrdiff_t mmax,
-                              const double *work, double *profile) {
+                              const double *work, const uint32_t *extra_cp,
+                              ptrdiff_t n_extra, double *profile) {
     const ptrdiff_t w = mmax * SKC_LANES;
     const int32_t *yid = (const int32_t *)(skc_lanes_ins((double *)work, mmax) + w);
-    ptrdiff_t a, j;
+    const uint32_t *ycp = (const uint32_t *)(yid + w);
+    ptrdiff_t a, k, j;
     for (a = 1; a < n_ids; a++) {
         const double *drow = dense + a * n_ids;
         double *prow = profile + a * w;
         for (j = 0; j < w; j++) prow[j] = (yid[j] == a) ? 0.0 : drow[yid[j]];
     }
+    for (k = 0; k < n_extra; k++) {
+        double *prow = profile + (n_ids + k) * w;
+        for (j = 0; j < w; j++) prow[j] = (ycp[j] == extra_cp[k]) ? 0.0 : dense[yid[j]];
+    }
 }
 
 /* The substitution costs of OCR character (a, ca) against the group's columns: the
- * profile's row for ids >= 1, else gathered into ``sub`` (w = mmax * L doubles).
- * Characters outside the alphabet (id 0) match by code point only. */
+ * profile's row ``row`` if there is a profile, else gathered into ``sub`` (w = mmax * L
+ * doubles).  Characters outside the alphabet (id 0) match by code point only. */
 static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
-                                           const double *profile, int32_t a, uint32_t ca,
-                                           const int32_t *yid, const uint32_t *ycp,
-                                           ptrdiff_t w, double *sub) {
+                                           const double *profile, int32_t row, int32_t a,
+                                           uint32_t ca, const int32_t *yid,
+                                           const uint32_t *ycp, ptrdiff_t w, double *sub) {
     const double *drow = dense + (ptrdiff_t)a * n_ids;
     ptrdiff_t j;
-    if (profile != NULL && a != 0) return profile + (ptrdiff_t)a * w;
+    if (profile != NULL) return profile + (ptrdiff_t)row * w;
     for (j = 0; j < w; j++) sub[j] = (ycp[j] == ca) ? 0.0 : drow[yid[j]];
     return sub;
 }
@@ -176,18 +183,21 @@ static int skc_set_simd_level(int level) {
     return old;
 }
 
-/* ``profile`` (from skc_lanes_profile, or NULL) saves refilling substitution costs per row. */
+/* ``profile`` (from skc_lanes_profile, or NULL) saves refilling substitution costs per
+ * row; ``arow`` gives each OCR character's profile row (read only with a profile). */
 static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *del_tab,
-                          const int32_t *aid, const uint32_t *acp, ptrdiff_t n,
-                          const int64_t *m, ptrdiff_t mmax, double *work,
+                          const int32_t *aid, const uint32_t *acp, const int32_t *arow,
+                          ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, double *work,
                           const double *profile, const int64_t *cols, double *out) {
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1) {
-        skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
+        skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
+                       out);
         return;
     }
 #endif
-    skc_lanes_generic(dense, n_ids, del_tab, aid, acp, n, m, mmax, work, profile, cols, out);
+    skc_lanes_generic(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
+                      out);
 }
 
 #endif

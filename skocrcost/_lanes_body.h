@@ -11,8 +11,9 @@
  * left neighbour: an addition and a minimum).
  */
 SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double *del_tab,
-                              const int32_t *aid, const uint32_t *acp, ptrdiff_t n,
-                              const int64_t *m, ptrdiff_t mmax, double *work,
+                              const int32_t *aid, const uint32_t *acp,
+                              const int32_t *arow, ptrdiff_t n, const int64_t *m,
+                              ptrdiff_t mmax, double *work,
                               const double *profile, const int64_t *cols, double *out) {
     enum { L = SKC_LANES, VW = SKC_VW, NV = SKC_LANES / SKC_VW };
     const ptrdiff_t w = mmax * L;
@@ -30,8 +31,8 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
         double *restrict dst = (up == bufa) ? bufb : bufa;
         const double *restrict src = up;
         const SKC_VT vdl0 = (SKC_VT){0} + del_tab[aid[i]];
-        const double *restrict s0 =
-            skc_lanes_srow(dense, n_ids, profile, aid[i], acp[i], yid, ycp, w, sub);
+        const double *restrict s0 = skc_lanes_srow(dense, n_ids, profile, profile ? arow[i] : 0,
+                                                   aid[i], acp[i], yid, ycp, w, sub);
         SKC_VT a[NV], b[NV], u[NV], x, y, vup, vins;
         if (i + 1 == n) { /* the last row of an odd count: one row */
             for (v = 0; v < NV; v++) {
@@ -54,8 +55,9 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
             }
         } else {
             const SKC_VT vdl1 = (SKC_VT){0} + del_tab[aid[i + 1]];
-            const double *restrict s1 = skc_lanes_srow(dense, n_ids, profile, aid[i + 1],
-                                                       acp[i + 1], yid, ycp, w, sub + w);
+            const double *restrict s1 =
+                skc_lanes_srow(dense, n_ids, profile, profile ? arow[i + 1] : 0, aid[i + 1],
+                               acp[i + 1], yid, ycp, w, sub + w);
             for (v = 0; v < NV; v++) {
                 u[v] = *(const SKC_VT *)(src + v * VW);
                 a[v] = u[v] + vdl0;

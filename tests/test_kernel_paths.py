@@ -103,6 +103,23 @@ def test_lengths_far_apart_in_one_group(simd):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
+def test_profile_rows_for_characters_outside_the_alphabet(simd, threads):
+    # Unit costs have no alphabet: every OCR character gets a profile row of its own
+    # code point (matched by code point, any other costs the default).  So do the
+    # characters a learned table does not know.  Both must equal the twin.
+    rng = np.random.default_rng(9)
+    letters = "abcdefgh\u00e9\u0416\U0001f600"
+    X = words(rng, 120, letters, lo=1)  # enough characters for the profile
+    Y = words(rng, 45, letters)
+    unit = CostTables.from_dicts()
+    learned = CostTables.from_dicts({("a", "b"): 0.25, ("c", "d"): 0.5}, {"e": 0.75}, {"f": 0.3})
+    for tables in (unit, learned):
+        compiled, twin = kernels(tables)
+        np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), twin.pairwise(X, Y))
+        np.testing.assert_array_equal(compiled.pairwise(X[:1], Y, threads), twin.pairwise(X[:1], Y))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
 def test_columns_return_to_y_order(simd, threads):
     # The lanes fill the output in Y's length order and put each row back: Y given
     # shuffled, sorted by length (nothing to move) or reversed must all agree with
