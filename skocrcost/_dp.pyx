@@ -37,6 +37,8 @@ cdef extern from "_lanes.h":
     size_t skc_lanes_work(Py_ssize_t mmax) nogil
     enum: SKC_ALIGN_SLACK
     double* skc_align64(void* raw) nogil
+    void skc_gather_sub(const double* drow, cp_t ca, const int32_t* yid, const cp_t* ycp,
+                        Py_ssize_t w, double* out) nogil
     void skc_lanes_load(const double* ins_tab, const int32_t* bid, const cp_t* bcp,
                         const int64_t* off, const int64_t* m, Py_ssize_t mmax,
                         double* work) nogil
@@ -103,11 +105,8 @@ cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid
                              const cp_t* bcp, Py_ssize_t m, double* subrow) noexcept nogil:
     """Substitution costs of OCR character ``ca`` against every truth position (0 on a match)."""
     cdef Py_ssize_t j
-    cdef const double* drow
     if t.dense != NULL:
-        drow = t.dense + ia * t.n
-        for j in range(m):
-            subrow[j] = 0.0 if bcp[j] == ca else drow[bid[j]]
+        skc_gather_sub(t.dense + ia * t.n, ca, bid, bcp, m, subrow)
     else:
         for j in range(m):
             subrow[j] = 0.0 if bcp[j] == ca else sub_cost(t, ia, bid[j])

@@ -23,6 +23,7 @@
 
 #define SKC_LANES 8 /* two vectors of four doubles: two chains in flight */
 #define SKC_NO_CP 0xFFFFFFFFu /* never a code point: padding columns never match */
+#define SKC_NO_MATCH 0xFFFFFFFEu /* never a code point, nor SKC_NO_CP: matches no column */
 
 /* Work space, in doubles, for truth strings up to mmax characters: the first DP row,
  * two alternating rows ((mmax + 1) * L each), then two rows of substitution costs,
@@ -73,41 +74,42 @@ static void skc_lanes_load(const double *ins_tab, const int32_t *bid, const uint
         for (k = 0; k < L; k++) prev[(j + 1) * L + k] = prev[j * L + k] + ins[j * L + k];
 }
 
+/* Substitution costs of one OCR character (code point ca, dense row drow) against w
+ * truth characters: 0 on a match (equal code points), else drow[yid[j]].  Every dense
+ * row has 0 on its own id's diagonal, so ca = SKC_NO_MATCH suits an alphabet character. */
+static inline void skc_gather_sub(const double *drow, uint32_t ca, const int32_t *yid,
+                                  const uint32_t *ycp, ptrdiff_t w, double *out) {
+    ptrdiff_t j;
+    for (j = 0; j < w; j++) out[j] = (ycp[j] == ca) ? 0.0 : drow[yid[j]];
+}
+
 /* The loaded group's substitution costs per OCR character class (row r: mmax * L
- * doubles; 0 on a match), so that many OCR strings against one group read them rather
- * than gather them per row.  Rows 1 .. n_ids - 1 are the alphabet's ids (a match is
- * equality of ids); row n_ids + k is the character extra_cp[k] outside the alphabet
- * (id 0: a match is equality of code points, anything else costs dense row 0); row 0
- * is unused.  ``profile`` holds (n_ids + n_extra) * mmax * L doubles. */
+ * doubles), so that many OCR strings against one group read them rather than gather
+ * them per row.  Rows 1 .. n_ids - 1 are the alphabet's ids; row n_ids + k is the
+ * character extra_cp[k] outside the alphabet (id 0: dense row 0, a match by code
+ * point); row 0 is unused.  ``profile`` holds (n_ids + n_extra) * mmax * L doubles. */
 static void skc_lanes_profile(const double *dense, ptrdiff_t n_ids, ptrdiff_t mmax,
                               const double *work, const uint32_t *extra_cp,
                               ptrdiff_t n_extra, double *profile) {
     const ptrdiff_t w = mmax * SKC_LANES;
     const int32_t *yid = (const int32_t *)(skc_lanes_ins((double *)work, mmax) + w);
     const uint32_t *ycp = (const uint32_t *)(yid + w);
-    ptrdiff_t a, k, j;
-    for (a = 1; a < n_ids; a++) {
-        const double *drow = dense + a * n_ids;
-        double *prow = profile + a * w;
-        for (j = 0; j < w; j++) prow[j] = (yid[j] == a) ? 0.0 : drow[yid[j]];
-    }
-    for (k = 0; k < n_extra; k++) {
-        double *prow = profile + (n_ids + k) * w;
-        for (j = 0; j < w; j++) prow[j] = (ycp[j] == extra_cp[k]) ? 0.0 : dense[yid[j]];
-    }
+    ptrdiff_t a, k;
+    for (a = 1; a < n_ids; a++)
+        skc_gather_sub(dense + a * n_ids, SKC_NO_MATCH, yid, ycp, w, profile + a * w);
+    for (k = 0; k < n_extra; k++)
+        skc_gather_sub(dense, extra_cp[k], yid, ycp, w, profile + (n_ids + k) * w);
 }
 
 /* The substitution costs of OCR character (a, ca) against the group's columns: the
  * profile's row ``row`` if there is a profile, else gathered into ``sub`` (w = mmax * L
- * doubles).  Characters outside the alphabet (id 0) match by code point only. */
+ * doubles). */
 static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
                                            const double *profile, int32_t row, int32_t a,
                                            uint32_t ca, const int32_t *yid,
                                            const uint32_t *ycp, ptrdiff_t w, double *sub) {
-    const double *drow = dense + (ptrdiff_t)a * n_ids;
-    ptrdiff_t j;
     if (profile != NULL) return profile + (ptrdiff_t)row * w;
-    for (j = 0; j < w; j++) sub[j] = (ycp[j] == ca) ? 0.0 : drow[yid[j]];
+    skc_gather_sub(dense + (ptrdiff_t)a * n_ids, ca, yid, ycp, w, sub);
     return sub;
 }
 
