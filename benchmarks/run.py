@@ -6,7 +6,9 @@ Five workloads (issue 4), each run side by side in this one process on identical
 inputs, results cross-checked where the costs allow:
 
 i.   single ``distance`` calls on 200,000 random token pairs (5-12 characters,
-     60-character alphabet) with a dense learned-style cost table;
+     60-character alphabet) with a dense learned-style cost table, also set
+     against the issue's reference point, the leanest Python-callable Cython
+     DP (``lean_dp.pyx``, compiled on the spot with pyximport);
 ii.  one query against the ~104k-word SCOWL lexicon (top 10);
 iii. a 2000 x 2000 ``pairwise`` on such tokens;
 iv.  the 10 nearest lexicon words of 200 OCR-noised queries;
@@ -154,6 +156,22 @@ def wlev_arrays(subs, ins, dele):
     return w_ins, w_del, w_sub
 
 
+def lean_reference():
+    """The leanest Python-callable weighted DP (lean_dp.pyx), compiled now, or None.
+
+    Needs Cython and a C compiler (the build's own requirements).
+    """
+    try:
+        import pyximport
+
+        pyximport.install(language_level=3, build_dir=str(HERE / "build"))
+        import lean_dp
+    except Exception as exc:  # no Cython or no compiler: the row is left out
+        print(f"(i) lean Cython reference skipped: {exc}", flush=True)
+        return None
+    return lean_dp
+
+
 def wlev_match_shortcut(a, b, w_ins, w_del, w_sub):
     """weighted-levenshtein 0.2.2's recurrence: on a match it takes the diagonal only."""
     n, m = len(a), len(b)
@@ -229,6 +247,11 @@ def workload_i(tab, cfg, rng, checks):
 
     c, w, d_ours = timed(lambda: list(map(ours.distance, A, B)), r)
     tab.add("i", "skocrcost distance", "learned", n, "pairs", c, w, ours=True)
+    lean = lean_reference()
+    if lean is not None:
+        lean.set_costs(w_sub, w_ins, w_del)
+        c, w, d_lean = timed(lambda: list(map(lean.distance, A, B)), r)
+        tab.add("i", "lean Cython DP (reference, lean_dp.pyx)", "learned", n, "pairs", c, w)
     m = cfg["peer_pairs"]
     c, w, d_osd = timed(lambda: list(map(theirs.distance, A[:m], B[:m])), 1)
     tab.add("i", "ocr-stringdist distance", "learned", m, "pairs", c, w)
@@ -253,6 +276,7 @@ def workload_i(tab, cfg, rng, checks):
     )
     checks["i"] = {
         "ocr_stringdist_max_abs_diff": float(np.max(np.abs(np.array(d_osd) - ours_m))),
+        "lean_reference_equal": None if lean is None else d_lean == d_ours,
         "rapidfuzz_unit_equal": bool(np.array_equal(np.array(d_rf, float), np.array(d_unit))),
         "weighted_levenshtein_pairs_differing": int(len(differ)),
         "weighted_levenshtein_never_cheaper": bool(np.all(wl_arr >= ours_m - 1e-12)),
