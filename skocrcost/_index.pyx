@@ -14,7 +14,12 @@ after it, so the word costs at least ``column[i]`` plus what the remaining
 characters must cost: when the word can have at most ``s`` characters left and
 the query has ``r > s``, at least ``r - s`` OCR characters are deleted (each
 costing at least the cheapest deletion among them); when the word has at least
-``s > r`` characters left, ``s - r`` insertions (the length bound).  A subtree
+``s > r`` characters left, ``s - r`` insertions (the length bound).  And an OCR
+character that occurs nowhere below the node cannot be matched there: it is
+deleted or substituted, at the cheaper of its deletion and its cheapest
+substitution into any lexicon character (the character bound; each node keeps
+the set of characters below it as a 64-bit mask).  The larger of the two bounds
+holds, and on OCR queries the character bound halves the nodes visited.  A subtree
 whose bound exceeds the k-th best distance found so far (or the radius) is
 skipped; ties with the k-th best are still visited, so ties are broken by the
 lexicon index exactly as a stable sort of the brute-force distances does.
@@ -30,7 +35,7 @@ reaches and no others.
 import numpy as np
 
 from libc.math cimport INFINITY
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from cython.parallel cimport parallel, prange
 
@@ -57,18 +62,35 @@ MAX_SEARCH_BYTES = 1 << 30
 cdef extern from *:
     """
     #define skc_prefetch(p) __builtin_prefetch(p)
+    #include <stdint.h>
+    #include <string.h>
+    /* x if keep else +0.0, without a branch: which characters a node lacks is
+       data, not a pattern the branch predictor could learn. */
+    static inline double skc_keep_if(double x, int keep) {
+        uint64_t b;
+        memcpy(&b, &x, sizeof b);
+        b &= (uint64_t) 0 - (uint64_t) (keep != 0);
+        memcpy(&x, &b, sizeof b);
+        return x;
+    }
     #if defined(__SSE2__)
     #include <emmintrin.h>
     /* max(x, 0) as one maxsd: the compiler turns the ternary into a branch. */
     static inline double skc_pos(double x) {
         return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()));
     }
+    static inline double skc_max(double x, double y) {
+        return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_set_sd(y)));
+    }
     #else
     static inline double skc_pos(double x) { return x > 0.0 ? x : 0.0; }
+    static inline double skc_max(double x, double y) { return x > y ? x : y; }
     #endif
     """
     void prefetch "skc_prefetch" (const void* p) noexcept nogil
     double positive_part "skc_pos" (double x) noexcept nogil
+    double larger "skc_max" (double x, double y) noexcept nogil
+    double keep_if "skc_keep_if" (double x, int keep) noexcept nogil
 
 
 cdef struct Hit:
@@ -102,6 +124,9 @@ NODE_DTYPE = np.dtype([("nid", np.int32), ("size", np.int32), ("end_begin", np.i
 MAX_NODES = (1 << 31) - 1
 MAX_WORD = (1 << 16) - 1
 cdef int LONG = 255
+# Character masks: the most frequent lexicon characters get a bit each, the rest
+# share the last one (a shared bit only weakens the bound).
+cdef int MASK_BITS = 64
 
 
 assert NODE_DTYPE.itemsize == sizeof(Node), "NODE_DTYPE must match struct Node"
@@ -113,6 +138,12 @@ cdef struct Trie:
     const cp_t* cp            # code point of the edge into each node
     const int64_t* ends
     double min_ins            # cheapest insertion of any lexicon character
+    const uint64_t* masks     # the characters strictly below each node (char_bits)
+    const cp_t* lex_cp        # the lexicon's distinct characters, sorted
+    const uint64_t* lex_bit   # and the mask bit of each
+    Py_ssize_t n_lex
+    const int32_t* lex_ids    # the distinct kernel ids of the lexicon's characters
+    Py_ssize_t n_lex_ids
 
 
 cdef struct Query:
@@ -128,6 +159,11 @@ cdef struct Query:
     unsigned char* cached
     int32_t* band_lo          # column j's cells outside [band_lo[j], band_hi[j]] exceed
     int32_t* band_hi          # the bound they were computed under (empty when lo > hi)
+    uint64_t* qbit            # each OCR character's mask bit, 0 if no lexicon word has it
+    uint64_t qall             # the union of qbit
+    double* cm                # what an OCR character costs where it cannot be matched
+    double* always            # suffix sums of cm over the characters no word has
+    double* miss              # suffix sums of cm over the characters missing below a node
 
 
 cdef int hit_cmp(const void* a, const void* b) noexcept nogil:
@@ -203,11 +239,29 @@ cdef int found_add(Found* f, double d, int64_t i) noexcept nogil:
 
 
 cdef inline double cell_bound(double c, double fi, double a_end, double c_start1,
-                              double sufdel_i, double min_ins) noexcept nogil:
+                              double sufdel_i, double min_ins, double miss_i) noexcept nogil:
     """Cell i's share (i = fi) of its subtree's lower bound, before SLACK: the cell
-    plus the deletions (rows i < a_end) or insertions (rows i > c_start1) the
-    subtree's word lengths force after it; no branches, as it runs in the DP loop."""
-    return c + (positive_part(a_end - fi) * sufdel_i + positive_part(fi - c_start1) * min_ins)
+    plus the larger of the deletions (rows i < a_end) or insertions (rows i >
+    c_start1) the subtree's word lengths force after it and the cost of the OCR
+    characters after it that no word below has; no branches, as it runs in the DP loop."""
+    return c + larger(
+        positive_part(a_end - fi) * sufdel_i + positive_part(fi - c_start1) * min_ins, miss_i)
+
+
+cdef inline const double* missing(const Trie* tr, Py_ssize_t v, Query* q,
+                                  Py_ssize_t lo) noexcept nogil:
+    """The character bound of node v's cells ``lo .. n``: for cell i, what the OCR
+    characters i .. n - 1 that occur nowhere below v cost at least."""
+    cdef uint64_t mask = tr.masks[v]
+    cdef Py_ssize_t i
+    cdef double acc = 0.0
+    if mask & q.qall == q.qall:  # near the root: every character is below
+        return q.always
+    q.miss[q.n] = 0.0
+    for i in range(q.n - 1, lo - 1, -1):
+        acc = acc + keep_if(q.cm[i], mask & q.qbit[i] == 0)
+        q.miss[i] = acc
+    return q.miss
 
 
 cdef inline double store_band(Query* q, Py_ssize_t j, Py_ssize_t lo, Py_ssize_t hi,
@@ -249,6 +303,7 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
     cdef const double* dl = q.dl
     cdef const double* sufdel = q.sufdel
     cdef const double* subrow
+    cdef const double* miss
     cdef int32_t b = nd.nid
     cdef cp_t c
     cdef double x, y, d, lb, fi, ib = t.ins[b], min_ins = tr.min_ins
@@ -259,6 +314,7 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
     cdef double c_start1 = <double> (n - nd.lo)
     if lo > hi:
         return INFINITY
+    miss = missing(tr, v, q, lo)
     if q.cache != NULL and b != 0:  # id b > 0 stands for c alone: a match is aid == b
         subrow = q.cache + b * n
         if not q.cached[b]:
@@ -274,7 +330,7 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
     d = par[lo] + ib
     col[lo] = d
     fi = <double> lo
-    lb = cell_bound(d, fi, a_end, c_start1, sufdel[lo], min_ins)
+    lb = cell_bound(d, fi, a_end, c_start1, sufdel[lo], min_ins, miss[lo])
     alive = lo if d <= bound else alive
     last = hi + 1 if hi < n else n
     for i in range(lo, last):
@@ -289,7 +345,7 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
         d = y if y < x else x
         col[i + 1] = d
         fi = fi + 1.0
-        x = cell_bound(d, fi, a_end, c_start1, sufdel[i + 1], min_ins)
+        x = cell_bound(d, fi, a_end, c_start1, sufdel[i + 1], min_ins, miss[i + 1])
         lb = x if x < lb else lb
         alive = i + 1 if d <= bound else alive
     # Below the parent's band only deletions continue the column.
@@ -298,7 +354,7 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
         last += 1
         col[last] = d
         fi = fi + 1.0
-        x = cell_bound(d, fi, a_end, c_start1, sufdel[last], min_ins)
+        x = cell_bound(d, fi, a_end, c_start1, sufdel[last], min_ins, miss[last])
         lb = x if x < lb else lb
         alive = last
     # Rounding is monotonic, so shrinking the minimum is shrinking every term.
@@ -325,6 +381,7 @@ cdef int walk(const Table* t, const Trie* tr, Py_ssize_t v, Py_ssize_t end, Quer
         # The walk goes on at v + 1 or, if v is pruned, at its next sibling, which is
         # far away in memory: fetch it while v's column is computed.
         prefetch(&tr.nodes[v + tr.nodes[v].size])
+        prefetch(&tr.masks[v + tr.nodes[v].size])
         if node_column(t, tr, v, q, f.bound) > f.bound:
             v += tr.nodes[v].size
             continue
@@ -332,6 +389,36 @@ cdef int walk(const Table* t, const Trie* tr, Py_ssize_t v, Py_ssize_t end, Quer
             return -1
         v += 1
     return 0
+
+
+cdef void char_costs(const Table* t, const Trie* tr, Query* q) noexcept nogil:
+    """The character bound's tables of a query (q.dl set): each OCR character's
+    mask bit and its cost where it cannot be matched, the cheaper of its deletion
+    and its cheapest substitution into a lexicon character other than itself."""
+    cdef Py_ssize_t i, k, lo, hi, mid, n = q.n
+    cdef int a, b
+    cdef double c, best
+    q.qall = 0
+    q.always[n] = 0.0
+    for i in range(n - 1, -1, -1):
+        lo, hi = 0, tr.n_lex
+        while lo < hi:  # binary search among the lexicon's characters
+            mid = (lo + hi) // 2
+            if tr.lex_cp[mid] < q.acp[i]:
+                lo = mid + 1
+            else:
+                hi = mid
+        q.qbit[i] = tr.lex_bit[lo] if lo < tr.n_lex and tr.lex_cp[lo] == q.acp[i] else 0
+        q.qall |= q.qbit[i]
+        a = q.aid[i]
+        best = q.dl[i]
+        for k in range(tr.n_lex_ids):
+            b = tr.lex_ids[k]
+            if b != a or b == 0:  # id 0 stands for many characters, some other than this one
+                c = sub_cost(t, a, b)
+                best = c if c < best else best
+        q.cm[i] = best
+        q.always[i] = q.always[i + 1] + (best if q.qbit[i] == 0 else 0.0)
 
 
 cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double* path_lb,
@@ -346,6 +433,7 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
     cdef Py_ssize_t i, n = q.n, L = 0, u, stop, nxt
     for i in range(n):
         q.dl[i] = t.dele[q.aid[i]]
+    char_costs(t, tr, q)
     q.sufdel[n] = 0.0  # read for the last row, never used: no characters are left
     if n:
         q.sufdel[n - 1] = q.dl[n - 1]
@@ -397,7 +485,8 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
     cdef Found f
     cdef Query q
     cdef Py_ssize_t cells = (max_depth + 1) * (n + 1)
-    cdef double* work = <double*> malloc((cells + 4 * n + 4) * sizeof(double))
+    cdef double* work = <double*> malloc((cells + 7 * n + 7) * sizeof(double))
+    cdef uint64_t* qbit = <uint64_t*> malloc((n + 1) * sizeof(uint64_t))
     cdef int64_t* path = <int64_t*> malloc((n + 1) * sizeof(int64_t))
     cdef int32_t* band = <int32_t*> malloc(2 * (max_depth + 1) * sizeof(int32_t))
     cdef int failed
@@ -413,6 +502,10 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
     q.dl = work + cells
     q.sufdel = q.dl + n + 1
     q.scratch = q.sufdel + n + 1
+    q.cm = q.scratch + 2 * (n + 1)  # after path_lb
+    q.always = q.cm + n + 1
+    q.miss = q.always + n + 1
+    q.qbit = qbit
     q.cache = NULL
     q.cached = NULL
     q.band_lo = band
@@ -427,9 +520,10 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
             free(q.cached)
             q.cache = NULL
             q.cached = NULL
-    failed = (work == NULL or path == NULL or band == NULL or f.hits == NULL
+    failed = (work == NULL or path == NULL or band == NULL or f.hits == NULL or qbit == NULL
               or search(t, tr, &q, path, q.scratch + n + 1, &f) < 0)
     free(work)
+    free(qbit)
     free(path)
     free(band)
     free(q.cache)
@@ -503,6 +597,34 @@ def build_trie(list words not None):
     return cp, depth, size, lo, hi, end_ptr, np.asarray(order, dtype=np.int64)
 
 
+def char_masks(cp, size):
+    """``(masks, lexicon characters, their bits)`` of a preorder trie.
+
+    The lexicon's characters (the edges' code points), most frequent first, ties
+    by code point, get bits 0 .. 62 of a 64-bit mask; the others share bit 63.
+    ``masks[v]`` has the bit of every character strictly below node ``v``.
+    """
+    cp = np.asarray(cp, dtype=np.uint32)
+    chars, counts = np.unique(cp[1:], return_counts=True)
+    rank = np.empty(len(chars), dtype=np.int64)
+    rank[np.lexsort((chars, -counts))] = np.arange(len(chars))
+    bits = np.left_shift(np.uint64(1), np.minimum(rank, MASK_BITS - 1).astype(np.uint64))
+    node_bit = np.zeros(len(cp), dtype=np.uint64)
+    node_bit[1:] = bits[np.searchsorted(chars, cp[1:])]
+    masks = np.zeros(len(cp), dtype=np.uint64)
+    cdef const uint64_t[::1] vb = node_bit
+    cdef uint64_t[::1] vm = masks
+    cdef const int64_t[::1] vsize = np.ascontiguousarray(size, dtype=np.int64)
+    cdef Py_ssize_t v, u
+    cdef uint64_t m
+    for v in range(len(cp)):  # every node is read once per ancestor: sizes sum to N x depth
+        m = 0
+        for u in range(v + 1, v + vsize[v]):
+            m |= vb[u]
+        vm[v] = m
+    return masks, chars, bits
+
+
 def _rebuild(kernel, trie, n_words):
     obj = LexiconIndex.__new__(LexiconIndex)
     obj._set(kernel, trie, n_words)
@@ -527,6 +649,8 @@ cdef class LexiconIndex:
     cdef object _nodes    # owns the Node records tr.nodes points into
     cdef object _cp
     cdef object _ends
+    cdef object _lex_cp, _lex_bit, _lex_ids
+    cdef readonly object char_masks  # the characters below each node (see char_masks())
     cdef Trie tr
 
     def __init__(self, CostKernel kernel not None, list words not None):
@@ -567,6 +691,18 @@ cdef class LexiconIndex:
                 m = kernel.t.ins[vnid[v]]
         nodes["nid"] = np.asarray(vnid)
         self._nodes = nodes
+        self.char_masks, self._lex_cp, self._lex_bit = char_masks(self._cp, size)
+        self._lex_ids = np.unique(nodes["nid"][1:n_nodes]).astype(np.int32)
+        cdef const uint64_t[::1] vmask = self.char_masks
+        cdef const cp_t[::1] vlex = self._lex_cp
+        cdef const uint64_t[::1] vbit = self._lex_bit
+        cdef const int32_t[::1] vids = self._lex_ids
+        self.tr.masks = &vmask[0]
+        self.tr.n_lex = vlex.shape[0]
+        self.tr.lex_cp = &vlex[0] if vlex.shape[0] else NULL
+        self.tr.lex_bit = &vbit[0] if vlex.shape[0] else NULL
+        self.tr.n_lex_ids = vids.shape[0]
+        self.tr.lex_ids = &vids[0] if vids.shape[0] else NULL
         self._ends = np.ascontiguousarray(ends, dtype=np.int64)
         cdef const int64_t[::1] vends = self._ends
         cdef const unsigned char[::1] raw = nodes.view(np.uint8)

@@ -7,10 +7,13 @@ force) bit for bit.  It computes whole columns: the compiled search's bands
 skip only cells above the bound, which changes no distance within it.
 """
 
+from collections import Counter
+
 import numpy as np
 
 SLACK = 1.0 - 1e-10
 N_KERNEL_ARGS = 9
+MASK_BITS = 64
 
 
 def build_trie(words):
@@ -54,6 +57,25 @@ def build_trie(words):
     )
 
 
+def char_masks(cp, size):
+    """Twin of :func:`skocrcost._index.char_masks`."""
+    counts = Counter(int(c) for c in cp[1:])
+    chars = sorted(counts)
+    ranked = sorted(chars, key=lambda c: (-counts[c], c))
+    bit = {c: 1 << min(r, MASK_BITS - 1) for r, c in enumerate(ranked)}
+    masks = []
+    for v in range(len(cp)):
+        m = 0
+        for u in range(v + 1, v + int(size[v])):
+            m |= bit[int(cp[u])]
+        masks.append(m)
+    return (
+        np.array(masks, dtype=np.uint64),
+        np.array(chars, dtype=np.uint32),
+        np.array([bit[c] for c in chars], dtype=np.uint64),
+    )
+
+
 class LexiconIndex:
     """Twin of :class:`skocrcost._index.LexiconIndex` (see there for the parameters)."""
 
@@ -70,13 +92,16 @@ class LexiconIndex:
         self._nid = [kernel._ids.get(int(c), 0) for c in cp]
         ins = [kernel._ins[b] for b in self._nid[1:]]
         self._min_ins = min(ins) if ins else 0.0
+        self.char_masks, chars, bits = char_masks(cp, self.trie[2])
+        self._bit = dict(zip(chars.tolist(), bits.tolist(), strict=True))
+        self._lex_ids = sorted(set(self._nid[1:]))
         self.visited = 0  # nodes whose column was computed by the last search
 
     @property
     def n_nodes(self):
         return len(self.trie[0])
 
-    def _column(self, v, query, aid, dl, sufdel, columns):
+    def _column(self, v, query, aid, dl, sufdel, columns, chars):
         """Compute node v's column from its parent's; return the subtree's lower bound."""
         cp, depth, size, lo, hi, end_ptr, ends = self.trie
         k = self.kernel
@@ -90,6 +115,12 @@ class LexiconIndex:
             x = par[i] + (0.0 if ord(query[i]) == c else k._sub(aid[i], b))
             col[i + 1] = min(x, col[i] + dl[i], par[i + 1] + ib)
         self.visited += 1
+        # The character bound: the OCR characters after row i that no word below has.
+        qbit, cm = chars
+        mask = int(self.char_masks[v])
+        miss = [0.0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            miss[i] = miss[i + 1] + (0.0 if mask & qbit[i] else cm[i])
         lb = float("inf")
         for i in range(n + 1):
             r = n - i
@@ -97,8 +128,33 @@ class LexiconIndex:
                 rem = (r - (hi[v] - j)) * sufdel[i]
             else:
                 rem = (lo[v] - j - r) * self._min_ins if r < lo[v] - j else 0.0
-            lb = min(lb, (col[i] + rem) * SLACK)
+            lb = min(lb, (col[i] + max(rem, miss[i])) * SLACK)
         return lb
+
+    def _start(self, query):
+        """A query's search state, the root's column computed: the arguments of
+        :meth:`_column` after ``v`` and ``query``.  Nodes visited in preorder
+        then each find their parent's column in ``columns``."""
+        k = self.kernel
+        n = len(query)
+        aid = [k._ids.get(ord(c), 0) for c in query]
+        dl = [k._dele[a] for a in aid]
+        sufdel = [min(dl[i:]) for i in range(n)]
+        columns = [[0.0] * (n + 1) for _ in range(self.max_depth + 1)]
+        for i in range(n):
+            columns[0][i + 1] = columns[0][i] + dl[i]
+        return aid, dl, sufdel, columns, self._char_costs(query, aid, dl)
+
+    def _char_costs(self, query, aid, dl):
+        """Each OCR character's mask bit (0: no lexicon word has it) and its cost
+        where it cannot be matched: the cheaper of its deletion and its cheapest
+        substitution into another lexicon character (id 0 stands for many)."""
+        qbit = [self._bit.get(ord(c), 0) for c in query]
+        cm = [
+            min([d] + [self.kernel._sub(a, b) for b in self._lex_ids if b != a or b == 0])
+            for a, d in zip(aid, dl, strict=True)
+        ]
+        return qbit, cm
 
     def _offer(self, v, columns, found):
         """Offer the words ending at node v."""
@@ -114,26 +170,20 @@ class LexiconIndex:
         subtrees from the deepest up (the compiled search's order).
         """
         cp, size = self.trie[0], self.trie[2]
-        k = self.kernel
-        n = len(query)
-        aid = [k._ids.get(ord(c), 0) for c in query]
-        dl = [k._dele[a] for a in aid]
-        sufdel = [min(dl[i:]) for i in range(n)]
-        columns = [[0.0] * (n + 1) for _ in range(self.max_depth + 1)]
-        for i in range(n):
-            columns[0][i + 1] = columns[0][i] + dl[i]
+        state = self._start(query)
+        columns = state[3]
         self._offer(0, columns, found)
 
         def walk(v, end):
             while v < end:
-                if self._column(v, query, aid, dl, sufdel, columns) > found.bound:
+                if self._column(v, query, *state) > found.bound:
                     v += int(size[v])
                     continue
                 self._offer(v, columns, found)
                 v += 1
 
         path, path_lb = [0], [None]
-        while len(path) - 1 < n:
+        while len(path) - 1 < len(query):
             p = path[-1]
             u, stop = p + 1, p + int(size[p])
             while u < stop and int(cp[u]) != ord(query[len(path) - 1]):
@@ -141,7 +191,7 @@ class LexiconIndex:
             if u >= stop:
                 break
             path.append(u)
-            path_lb.append(self._column(u, query, aid, dl, sufdel, columns))
+            path_lb.append(self._column(u, query, *state))
             self._offer(u, columns, found)
         for i in range(len(path) - 1, -1, -1):
             u = path[i]

@@ -6,13 +6,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import cost_dicts, text
+from strategies import CORE, EXOTIC, cost_dicts, text
 
 from skocrcost import WeightedLevenshtein, _dp_py, _index, _index_py
 from skocrcost._costs import CostTables
 
 lexicons = st.lists(text, min_size=1, max_size=12)
 queries = st.lists(text, max_size=5)
+# More characters than a node's 64-bit character mask has bits.
+WIDE = CORE + EXOTIC + "".join(map(chr, range(0x21, 0x7F)))
+wide_text = st.text(alphabet=st.sampled_from(WIDE), max_size=8)
 
 
 def brute_kneighbors(metric, Q, words, k):
@@ -61,6 +64,91 @@ def test_radius_neighbors_equal_twin_and_brute_force(costs, words, Q, radius, th
 def test_build_trie_equals_twin(words):
     for x, y in zip(_index.build_trie(words), _index_py.build_trie(words), strict=True):
         np.testing.assert_array_equal(x, y)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(wide_text, min_size=1, max_size=30))
+def test_char_masks_equal_twin(words):
+    trie = _index.build_trie(words)
+    for x, y in zip(
+        _index.char_masks(trie[0], trie[2]), _index_py.char_masks(trie[0], trie[2]), strict=True
+    ):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_char_masks_give_the_rarest_characters_one_shared_bit():
+    words = ["".join(map(chr, range(0x100, 0x100 + 70))), "ab", "b"]
+    cp, depth, size, *_ = _index.build_trie(words)
+    masks, chars, bits = _index.char_masks(cp, size)
+    assert len(chars) == 72
+    assert bits[chars.tolist().index(ord("b"))] == 1  # the most frequent character
+    assert bits[chars.tolist().index(ord("a"))] == 2  # then by code point
+    assert (bits == np.uint64(1 << 63)).sum() == 72 - 63
+    assert masks[0] == np.bitwise_or.reduce(bits)  # the root has every character below it
+    assert masks[cp.tolist().index(ord("b"), 1)] == 0  # "b" ends a word: nothing below
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cost_dicts(alphabet=CORE + EXOTIC + "!~"),
+    st.lists(wide_text, min_size=1, max_size=10),
+    st.lists(wide_text, min_size=1, max_size=3),
+)
+def test_every_subtree_bound_is_at_most_its_nearest_word(costs, words, Q):
+    """The pruning bound of every node (lengths and characters below) never exceeds the
+    distance of any word below it: pruning is exact for any non-negative costs."""
+    tables = CostTables.from_dicts(**costs)
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
+    _, _, size, _, _, end_ptr, ends = twin.trie
+    D = WeightedLevenshtein.from_tables(tables).pairwise(Q, words)
+    for q, query in enumerate(Q):
+        state = twin._start(query)
+        for v in range(1, twin.n_nodes):  # preorder: the parent's column is ready
+            bound = twin._column(v, query, *state)
+            below = ends[end_ptr[v] : end_ptr[v + size[v]]]
+            assert bound <= D[q, below].min()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cost_dicts(alphabet=CORE + EXOTIC + "!~"),
+    st.lists(wide_text, min_size=1, max_size=40),
+    st.lists(wide_text, max_size=4),
+    st.integers(1, 5),
+)
+def test_kneighbors_with_more_characters_than_mask_bits(costs, words, Q, k):
+    k = min(k, len(words))
+    compiled, twin = both(costs, words)
+    got = compiled.kneighbors(Q, k)
+    for x, y in zip(got, twin.kneighbors(Q, k), strict=True):
+        np.testing.assert_array_equal(x, y)
+    for x, y in zip(got, brute_kneighbors(compiled.kernel, Q, words, k), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_character_bound_with_a_shared_bit_and_cheap_substitutions():
+    # 120 characters (57 share the last mask bit), substitutions far cheaper than
+    # deletions, queries with characters no word has and characters outside the costs.
+    rng = np.random.default_rng(11)
+    alphabet = [chr(c) for c in range(0x21, 0x21 + 120)]
+    subs = {(a, b): float(rng.uniform(0.05, 2)) for a in alphabet[:40] for b in alphabet[:60]}
+    subs = {k: v for k, v in subs.items() if k[0] != k[1]}
+    wl = WeightedLevenshtein(subs, {c: 1.5 for c in alphabet[:30]}, {c: 2.5 for c in alphabet})
+
+    def rs(chars, lo, hi):
+        return "".join(rng.choice(chars, rng.integers(lo, hi)))
+
+    words = [rs(alphabet, 1, 9) for _ in range(400)]
+    Q = [rs(alphabet, 0, 10) for _ in range(30)]
+    Q += [rs(alphabet[:10] + ["\u4e2d", "\U0001f600"], 1, 9) for _ in range(10)]
+    index = _index.LexiconIndex(wl, words)
+    assert len(set("".join(words))) > 63 and index.char_masks[0] >> np.uint64(63) == 1
+    for k in (1, 7):
+        for x, y in zip(index.kneighbors(Q, k), brute_kneighbors(wl, Q, words, k), strict=True):
+            np.testing.assert_array_equal(x, y)
+    offsets, dist, ind = index.radius_neighbors(Q, 2.0)
+    D = wl.pairwise(Q, words)
+    assert offsets[-1] == (D <= 2.0).sum()
 
 
 def test_trie_shares_prefixes_and_keeps_duplicates():
