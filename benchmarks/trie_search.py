@@ -1,11 +1,14 @@
 """CPU time of EditDistanceNeighbors' trie search: top 10 of SCOWL under learned BLN600 costs.
 
-    python benchmarks/trie_search.py
+    python benchmarks/trie_search.py [n_twin]
 
 Learns costs from 50,000 BLN600 training pairs (``EditCostEstimator(k=1)``),
 indexes the SCOWL lexicon and times the 10 nearest words of the first 300
 out-of-lexicon held-out tokens (the split of ``correction_quality.py``) on one
-thread, as process CPU time; checks the first 20 against brute force.
+thread, as process CPU time; checks the first 20 against brute force.  With
+``n_twin``, the pure-Python twin also searches the first ``n_twin`` queries and
+reports how many trie nodes (DP columns) it computed per query (slow: about a
+second per query).
 """
 
 import resource
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from skocrcost import EditCostEstimator, _index
+from skocrcost import EditCostEstimator, _dp_py, _index, _index_py
 
 
 def main():
@@ -34,6 +37,19 @@ def main():
     assert np.array_equal(ind[:20], order), "the trie disagrees with brute force"
     print(f"{len(lexicon)} words, {index.n_nodes} trie nodes, {len(queries)} queries")
     print(f"top 10: {cpu / len(queries) * 1000:.2f} ms CPU per query (one thread)")
+    n_twin = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    if n_twin:
+        twin = _index_py.LexiconIndex(_dp_py.CostKernel(*metric._kernel_args()), lexicon)
+        visited = []
+        for q in queries[:n_twin]:
+            twin_dist, _ = twin.kneighbors([q], 10)
+            assert np.array_equal(twin_dist[0], dist[queries.index(q)])
+            visited.append(twin.visited)
+        columns = sum(map(len, lexicon))
+        print(
+            f"twin: {np.mean(visited):,.0f} trie nodes per query (min {min(visited):,}, "
+            f"max {max(visited):,}) of {index.n_nodes:,}; brute force: {columns:,} DP columns"
+        )
 
 
 if __name__ == "__main__":
