@@ -138,7 +138,7 @@ cdef struct Trie:
     const cp_t* cp            # code point of the edge into each node
     const int64_t* ends
     double min_ins            # cheapest insertion of any lexicon character
-    const uint64_t* masks     # the characters strictly below each node (char_bits)
+    const uint64_t* masks     # the characters strictly below each node (char_masks())
     const cp_t* lex_cp        # the lexicon's distinct characters, sorted
     const uint64_t* lex_bit   # and the mask bit of each
     Py_ssize_t n_lex
