@@ -11,10 +11,11 @@ the rest train an ``OCRCorrector`` in sequence mode: the training lines are alig
 by token (word-level Levenshtein), each aligned pair of cores cut into words, and
 pairs whose lengths differ by more than a third dropped (split and merged words,
 which a word-for-word channel cannot model).  The corrector learns the edit
-costs (EditCostEstimator, k = 0.03), the word prior, the out-of-lexicon model
-and the trigram KatzBackoffLM (d = 0.7) from those pairs.  Lexicon: SCOWL
-british-english and american-english plus the words seen at least twice in the
-training truth, lower-cased, most frequent (in the training truth) first.
+costs (EditCostEstimator, k = 0.03), the word prior, the out-of-lexicon model,
+the spelling-variant channel and the trigram KatzBackoffLM (d = 0.7) from those
+pairs.  Lexicon: SCOWL british-english and american-english plus the words seen
+at least twice in the training truth, lower-cased, most frequent (in the
+training truth) first.
 
 WER: word-level Levenshtein distance between whitespace tokens (case and
 punctuation kept) over the number of truth tokens.  Ceiling: every OCR token
@@ -23,6 +24,7 @@ aligned to a different truth token whose core is in the lexicon gets that core
 after correction down by the kind of error.
 """
 
+import math
 import sys
 import time
 from collections import Counter
@@ -52,7 +54,7 @@ CORPORA = {
 }
 TUNE = {"bln600": 2000, "icdar2017": 3000}
 # Each parameter's grid includes its most conservative value (prior 1, margin 12,
-# no cut, no join), so the tuning can leave a text nearly alone.
+# no cut, no join, variant weight 100), so the tuning can leave a text nearly alone.
 GRID = {
     "lm_weight": [0.0, 1.0, 2.0],
     "real_word_prior": [0.8, 0.9, 0.95, 0.99, 0.999, 1.0],
@@ -60,9 +62,10 @@ GRID = {
     "split_cost": [None, 3.0, 6.0, 10.0],
     "join_cost": [None, 0.0, 3.0, 6.0],
     "recurrence_weight": [0.0, 3.0, 6.0],
+    "variant_weight": [0.0, 1.0, 10.0, 100.0],
 }
 START = {"lm_weight": 1.0, "real_word_prior": 0.99, "reject_margin": 0.0}
-START.update(split_cost=None, join_cost=None, recurrence_weight=0.0)
+START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
 PASSES = 3
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
@@ -187,6 +190,18 @@ def main():
         ).fit(X_seq, y_seq)
         n_pairs = sum(map(len, X_seq))
         print(f"{name}: {n_pairs} training word pairs, {len(lexicon)} lexicon words", flush=True)
+        variants = fixer.variants_
+        if variants is not None:  # what the spelling-variant channel learned, in nats
+            examples = ", ".join(
+                f"{x}/{w} {variants.normaliser * variants.metric.distance(x, w):.1f} "
+                f"vs OCR {fixer.scale_ * fixer.estimator_.metric_.distance(x, w):.1f}"
+                for x, w in (("vnto", "unto"), ("myghty", "mighty"), ("tbe", "the"))
+            )
+            print(
+                f"{name}: {len(variants.pairs)} spelling-variant pairs, P(variant) "
+                f"{math.exp(variants.log_share):.4f}; {examples}",
+                flush=True,
+            )
 
         cache = {}  # the candidates of a word do not depend on the tuned parameters
 
@@ -221,7 +236,12 @@ def main():
             f"channel + trigram LM {best}": hyp,
         }
         # What each feature adds: the tuned setting with it off (not used to choose).
-        for off in ({"split_cost": None}, {"join_cost": None}, {"recurrence_weight": 0.0}):
+        for off in (
+            {"split_cost": None},
+            {"join_cost": None},
+            {"recurrence_weight": 0.0},
+            {"variant_weight": 0.0},
+        ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X[test], **{**best, **off})
         rows["  the same, word for word"] = run(X[test], **{**best, **word_for_word})

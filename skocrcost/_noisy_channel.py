@@ -19,7 +19,10 @@ rejection cost ``reject_cost`` alone (names, numbers and abbreviations stay as
 they are unless a candidate is cheaper) and ``change = 0``: the rejection cost is
 the surprisal of a correct out-of-lexicon word, so the language model's
 unknown-word fallback (a singleton's probability, far below the real share of
-such words) is not added to it.  The chosen word takes the case pattern of the
+such words) is not added to it.  Keeping it may also score as a spelling
+variant of a candidate ``w`` (``variant_cost``): the variant channel's cost of
+``o`` given ``w`` plus the language model's score of ``w``, so that against
+correcting to ``w`` only the two channels compete.  The chosen word takes the case pattern of the
 observed one; punctuation and spacing are kept.  The LM sees lower-cased words
 (:func:`lm_sentence`), and a line starts with ``<s>``.
 """
@@ -173,6 +176,11 @@ class NoisyChannelDecoder:
       much per natural log of the number of times the word occurs in the text
       being corrected (a spelling the text keeps using, such as ``haue``, is
       more likely right than a misreading).
+    * ``variant_cost``: keeping an out-of-lexicon word ``o`` may also be read as
+      "the writer meant the candidate ``w`` and spelled it ``o``" (``vnworthy``
+      for ``unworthy``): ``variant_cost(o, w) + variant_offset`` plus the
+      language model's score of ``w``, the cheapest over the candidates,
+      competes with the rejection cost as the score of keeping ``o``.
 
     Parameters
     ----------
@@ -189,6 +197,12 @@ class NoisyChannelDecoder:
         Cost units; None never splits (joins).
     recurrence_weight : float
         Cost units per natural log of an out-of-lexicon word's count.
+    variant_cost : callable or None
+        ``variant_cost(o, words)``: for each lexicon word ``w`` of ``words``, the
+        cost (cost units) of ``o`` being a correct variant spelling of ``w``
+        (``-ln P(variant) - ln P(o | w, variant)``, over ``Z``); None: off.
+    variant_offset : float
+        Added to every variant cost (cost units); inf: off.
     """
 
     def __init__(
@@ -204,6 +218,8 @@ class NoisyChannelDecoder:
         split_cost=None,
         join_cost=None,
         recurrence_weight=0.0,
+        variant_cost=None,
+        variant_offset=math.inf,
     ):
         self.neighbors = neighbors
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
@@ -217,7 +233,10 @@ class NoisyChannelDecoder:
         self.split_cost = split_cost
         self.join_cost = join_cost
         self.recurrence_weight = recurrence_weight
+        self.variant_cost = variant_cost
+        self.variant_offset = variant_offset
         self._cache = {}
+        self._variant_cache = {}
         self._counts = Counter()
 
     def candidates(self, observed):
@@ -240,13 +259,31 @@ class NoisyChannelDecoder:
         """The score of keeping the lexicon word ``word``: its real-word prior and the LM."""
         return -math.log(self.real_word_prior) / self.normaliser + self._lm([word], context)[0]
 
+    def _recurrence(self, o):
+        """How much cheaper keeping the out-of-lexicon word ``o`` gets for its recurrences."""
+        if self.recurrence_weight and self._counts[o] > 1:
+            return self.recurrence_weight * math.log(self._counts[o])
+        return 0.0
+
     def _keep_unknown(self, o):
         """The score of keeping the out-of-lexicon word ``o`` (its recurrences lower it)."""
         reject = self.reject_cost
-        keep = reject(o) if callable(reject) else reject
-        if self.recurrence_weight and self._counts[o] > 1:
-            keep -= self.recurrence_weight * math.log(self._counts[o])
-        return keep
+        return (reject(o) if callable(reject) else reject) - self._recurrence(o)
+
+    def _keep_variant(self, o, words, lm):
+        """The score of keeping ``o`` as a variant spelling of one of ``words`` (LM scores ``lm``).
+
+        ``variant_cost(o, w) + variant_offset + lm`` at its lowest over the
+        candidates: the writer meant ``w`` (the language model's score, as for
+        correcting to ``w``) and spelled it ``o``; its recurrences lower it as
+        they lower the rejection cost; inf when variants are off.
+        """
+        if self.variant_cost is None or not words or self.variant_offset == math.inf:
+            return math.inf
+        if o not in self._variant_cache:  # the candidates of o never change
+            self._variant_cache[o] = np.asarray(self.variant_cost(o, words), dtype=float)
+        best = float(np.min(self._variant_cache[o] + lm))
+        return best + self.variant_offset - self._recurrence(o)
 
     def _choose(self, o, context):
         """The best reading of the looked-up word ``o`` and its score (cost units)."""
@@ -266,6 +303,7 @@ class NoisyChannelDecoder:
         lm = self._lm(options, context)
         if not known:
             lm[0] = 0.0  # the rejection cost already prices a correct unknown word
+            score[0] = min(score[0], self._keep_variant(o, options[1:], lm[1:]))
         score = score + lm
         best = int(np.argmin(score))
         return options[best], float(score[best])

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._noisy_channel import NoisyChannelDecoder, correctable, lm_sentence
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
+from ._variants import SpellingVariants
 from .estimator import EditCostEstimator
 from .neighbors import EditDistanceNeighbors
 
@@ -50,6 +51,24 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     and the channel ``P(x | x)`` is 1.  ``x`` is replaced by the best word only when
     ``score(x, w) + reject_margin < keep(x)``; tune ``reject_margin`` (nats)
     by cross-validation like ``k``.
+
+    **Spelling variants.** Old texts spell lexicon words in other ways
+    (``vnworthy``, ``gouernment``, ``myghty``, ``brighte``), one cheap edit from a
+    modern word yet right.  ``fit`` also learns a second channel from the truth
+    words outside the lexicon that are within two unit edits (one per three
+    letters) of a lexicon word, paired with that word: the edit costs of
+    spelling variation (``u -> v``, ``y -> i``, a final ``e``), learned by a
+    clone of ``estimator`` (:attr:`variants_`).  With ``variant_weight > 0``,
+    keeping ``x`` may also mean "``x`` is a variant spelling of the candidate
+    ``w``", scored::
+
+        keep_variant(x, w) = Z_v * cost_v(x, w) - ln P(variant) - ln(variant_weight)
+                             - prior_weight * ln P(w)
+
+    (in :meth:`correct` the language model's score of ``w`` replaces the word
+    prior), and ``keep(x)`` is the lower of the two keep scores.  Against
+    correcting ``x`` to the same ``w`` only the two channels then compete: a
+    ``u`` for ``v`` that spellings often show and OCR seldom makes is kept.
 
     Parameters
     ----------
@@ -110,6 +129,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``text``, or all the sequences passed): a spelling the text keeps
         using (``haue``, ``gouernment``, a name) is more likely right than a
         misreading.  0 ignores recurrences.
+    variant_weight : float, default=0.0
+        The weight of the spelling-variant reading of an out-of-lexicon token
+        (see "Spelling variants" above): ``-ln(variant_weight)`` nats are added
+        to its score, so 1 uses the learned ``P(variant)`` as it is, larger
+        values keep more tokens as variants, and 0 switches variants off.
+        Used by :meth:`predict` and :meth:`correct`; changing it needs no refit.
     n_jobs : int, optional
         Threads for the search: None = 1 (unless a joblib context sets it), -1 = all cores.
 
@@ -133,6 +158,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``Z``, nats per unit of edit cost.
     language_model_ : KatzBackoffLM or None
         The fitted clone of ``language_model``.
+    variants_ : object or None
+        The spelling-variant channel: ``variants_.pairs`` the (variant, lexicon
+        word) pairs learned from, ``variants_.estimator_`` the fitted clone of
+        ``estimator``, ``variants_.log_share`` ``ln P(variant)`` (the share of
+        truth tokens that are such variants) and ``variants_.surprisal(x,
+        words)`` ``Z_v * cost_v(x, w) - ln P(variant)`` for each ``w``.  None
+        when no truth word gives a pair (then ``variant_weight`` changes nothing).
 
     Examples
     --------
@@ -163,6 +195,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "split_cost": [Interval(Real, None, None, closed="neither"), None],
         "join_cost": [Interval(Real, None, None, closed="neither"), None],
         "recurrence_weight": [Interval(Real, 0, None, closed="left")],
+        "variant_weight": [Interval(Real, 0, None, closed="left")],
         "n_jobs": [Integral, None],
     }
 
@@ -181,6 +214,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         split_cost=None,
         join_cost=None,
         recurrence_weight=0.0,
+        variant_weight=0.0,
         n_jobs=None,
     ):
         self.estimator = estimator
@@ -195,6 +229,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.split_cost = split_cost
         self.join_cost = join_cost
         self.recurrence_weight = recurrence_weight
+        self.variant_weight = variant_weight
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
@@ -251,6 +286,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         in_lexicon = set(lexicon)
         outside = [w for w in y if w not in in_lexicon]
         spelling = _Spelling(outside or y)  # what words missing from the lexicon look like
+        variants = SpellingVariants(estimator).fit(y, lexicon)
         channel = getattr(estimator, "channel_", None)
         scale = float(channel.normaliser) if channel is not None else 1.0
 
@@ -262,6 +298,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.log_prior_ = log_prior
         self.log_oov_ = log_oov
         self.spelling_ = spelling
+        self.variants_ = variants
         self.scale_ = scale
         return self
 
@@ -274,6 +311,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_number(self.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
         check_number(self.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
         check_number(self.recurrence_weight, "recurrence_weight", low=0)
+        check_number(self.variant_weight, "variant_weight", low=0)
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -289,6 +327,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def _keep_score(self, x):
         """``-ln P(out of lexicon) - ln P_spell(x)``: the score of leaving ``x`` as it is."""
         return -self.log_oov_ + self.spelling_.surprisal(x)
+
+    def _variant_offset(self):
+        """``-ln(variant_weight)`` nats, inf when variants are off or were not learned."""
+        check_number(self.variant_weight, "variant_weight", low=0)  # set_params may change it
+        if self.variants_ is None or self.variant_weight == 0:
+            return math.inf
+        return -math.log(self.variant_weight)
 
     def kneighbors(self, X, n_neighbors=None, return_distance=True):
         """The candidate words of each token, best first by the corrector's score.
@@ -354,10 +399,17 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if not todo:
             return out
         scores, ind = self.kneighbors([X[i] for i in todo])
+        offset = self._variant_offset()
+        in_lexicon = set(self.lexicon_) if offset < math.inf else ()
         for row, i in enumerate(todo):
-            if self.reject_margin is not None and (
-                scores[row, 0] + self.reject_margin >= self._keep_score(X[i])
-            ):
+            keep = self._keep_score(X[i])
+            if X[i] not in in_lexicon and offset < math.inf:  # or a variant of a candidate
+                words = [self.lexicon_[j] for j in ind[row]]
+                variant = self.variants_.surprisal(X[i], words) + offset
+                keep = min(
+                    keep, float(np.min(variant - self.prior_weight * self.log_prior_[ind[row]]))
+                )
+            if self.reject_margin is not None and scores[row, 0] + self.reject_margin >= keep:
                 continue  # keeping the token as an out-of-lexicon word is more likely
             out[i] = self.lexicon_[ind[row, 0]]
         return out
@@ -410,6 +462,15 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             # Replace x only when score + reject_margin < keep(x), as in predict.
             return (self._keep_score(x) - self.reject_margin) / scale
 
+        offset = self._variant_offset()
+        if self.reject_margin is None:
+            offset = math.inf  # never keep an out-of-lexicon word, as a variant either
+        else:
+            offset -= self.reject_margin  # the margin applies to every way of keeping x
+
+        def variant(x, words):
+            return self.variants_.surprisal(x, words) / scale
+
         return NoisyChannelDecoder(
             self.neighbors_,
             scale,
@@ -421,6 +482,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             split_cost=None if self.split_cost is None else self.split_cost / scale,
             join_cost=None if self.join_cost is None else self.join_cost / scale,
             recurrence_weight=self.recurrence_weight / scale,
+            variant_cost=variant if self.variants_ is not None else None,
+            variant_offset=offset / scale,
         )
 
     def score(self, X, y):

@@ -1144,6 +1144,11 @@ CORRECT_PARAMS = {
     "recurrence_weight negative": ({"recurrence_weight": -1.0}, ValueError, "recurrence_weight"),
     "recurrence_weight inf": ({"recurrence_weight": math.inf}, ValueError, "recurrence_weight"),
     "recurrence_weight None": ({"recurrence_weight": None}, (TypeError, ValueError), "recurrence"),
+    "variant_weight negative": ({"variant_weight": -1.0}, ValueError, "variant_weight"),
+    "variant_weight NaN": ({"variant_weight": math.nan}, ValueError, "variant_weight"),
+    "variant_weight inf": ({"variant_weight": math.inf}, ValueError, "variant_weight"),
+    "variant_weight bool": ({"variant_weight": True}, TypeError, "variant_weight must be a number"),
+    "variant_weight None": ({"variant_weight": None}, (TypeError, ValueError), "variant_weight"),
     "language model a string": (
         {"language_model": "katz"},
         (TypeError, ValueError),
@@ -1173,6 +1178,21 @@ def test_bad_correct_parameters_in_fit_and_when_set_after_fit(params, error, mat
         fixer.fit(*TOKENS)
     after = _fitted_state(fixer)
     assert after.keys() == before.keys() and all(after[k] is before[k] for k in before)
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [(-1.0, ValueError), (math.nan, ValueError), (math.inf, ValueError), (True, TypeError)],
+    ids=["negative", "NaN", "inf", "bool"],
+)
+def test_a_bad_variant_weight_set_after_fit_is_refused_by_predict(value, error):
+    # The truth spells "cow" as "kow" (outside the lexicon): a variant model is learned,
+    # and predict on isolated tokens reads variant_weight itself.
+    fixer = OCRCorrector(lexicon=["the", "cow"]).fit(["tbe", "kow", "cow"], ["the", "kow", "cow"])
+    assert fixer.variants_ is not None
+    fixer.set_params(variant_weight=value)
+    with pytest.raises(error, match="variant_weight"):
+        fixer.predict(["tbe"])
 
 
 def test_fit_fits_a_clone_of_the_language_model_and_a_frozen_one_is_kept():
