@@ -47,12 +47,16 @@ class SpellingVariants:
     estimator : EditCostEstimator
         Cloned and fitted on the (variant, lexicon word) pairs.
 
-    Attributes (after :meth:`fit`)
-    ------------------------------
+    Attributes
+    ----------
     pairs : list of (str, str)
         The (variant, lexicon word) pairs learned from.
     estimator_ : EditCostEstimator
         The fitted clone; its metric's costs are ``-ln P(edit) / Z_v``.
+    metric : WeightedLevenshtein
+        ``estimator_.metric_``.
+    normaliser : float
+        ``Z_v``, the variant channel's nats per unit of cost.
     log_share : float
         ``ln P(variant)``: the share of the truth tokens that are such variants.
     """
@@ -66,9 +70,10 @@ class SpellingVariants:
         The truth words are lower-cased and only alphabetic ones are used.
         Pairs are found under unit costs (ties: the earlier lexicon word), the
         estimator is fitted on them, and the words are paired again under the
-        learned costs (one hard-EM step, which replaces ``dedd``/``dead`` by
-        nothing worse and ``portesse``/``porters`` by nothing at all when no
-        learned spelling change explains it) and the estimator fitted again.
+        learned costs and the estimator fitted again (one hard-EM step: each
+        word goes to the lexicon word whose learned spelling changes explain
+        it best, and is dropped when that word is out of reach, as
+        ``portesse``, paired with ``porters`` under unit costs, is on ICDAR 2017).
 
         Returns
         -------

@@ -178,6 +178,21 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     'The cow, the'
     >>> fixer.set_params(split_cost=1.0, join_cost=1.0).correct("Tbe c0w, thecow c ow")
     'The cow, the cow cow'
+
+    A truth that spells ``u`` as ``v`` outside the lexicon teaches the variant channel:
+    with ``variant_weight`` on, ``vnworthy`` stays while the OCR error ``unwortby`` is
+    corrected.
+
+    >>> ocr = ["vnto", "vpon", "vse", "tbe", "the", "unwortby", "unworthy"]
+    >>> truth = ["vnto", "vpon", "vse", "the", "the", "unworthy", "unworthy"]
+    >>> words = ["unto", "upon", "use", "unworthy", "the"]
+    >>> fixer = OCRCorrector(EditCostEstimator(k=0.1), lexicon=words).fit(ocr, truth)
+    >>> fixer.variants_.pairs
+    [('vnto', 'unto'), ('vpon', 'upon'), ('vse', 'use')]
+    >>> fixer.predict(["vnworthy", "unwortby"]).tolist()
+    ['unworthy', 'unworthy']
+    >>> fixer.set_params(variant_weight=1.0).predict(["vnworthy", "unwortby"]).tolist()
+    ['vnworthy', 'unworthy']
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
