@@ -21,7 +21,8 @@ WER: word-level Levenshtein distance between whitespace tokens (case and
 punctuation kept) over the number of truth tokens.  Ceiling: every OCR token
 aligned to a different truth token whose core is in the lexicon gets that core
 (its own punctuation kept).  The last lines of each corpus break the WER left
-after correction down by the kind of error.
+after correction down by the kind of error, and count the tokens the tuned
+setting fixed and broke, with and without the spelling variants.
 """
 
 import math
@@ -163,6 +164,25 @@ def error_kinds(hyp, truth, words):
     return {k: v / n for k, v in kinds.most_common()}
 
 
+def changes(ocr, hyp, truth):
+    """How many OCR tokens the correction fixed, broke, or changed to another wrong token.
+
+    Token by token on the lines whose correction kept the number of tokens (no
+    cut, no join), against the truth token aligned to each OCR token.
+    """
+    counts = Counter()
+    for line, o, h in zip(aligned_tokens(ocr, truth), ocr, hyp):
+        o, h = o.split(), h.split()
+        if len(o) != len(h):
+            counts["line with a cut or join"] += 1
+            continue
+        aligned = [t for a, t in line if a is not None]
+        for a, b, t in zip(o, h, aligned):
+            if a != b:
+                counts["fixed" if b == t else "broken" if a == t else "changed, still wrong"] += 1
+    return dict(counts)
+
+
 def main():
     n_test = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     corpora = {k: v for k, v in CORPORA.items() if len(sys.argv) < 3 or k == sys.argv[2]}
@@ -245,6 +265,7 @@ def main():
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X[test], **{**best, **off})
         rows["  the same, word for word"] = run(X[test], **{**best, **word_for_word})
+        no_variants = {**best, "variant_weight": 0.0}
         rows["lexicon ceiling"] = top
         raw = wer(X[test], y[test], enc)
         cut = raw - wer(top, y[test], enc)
@@ -255,6 +276,9 @@ def main():
                 f"{(raw - w) / cut:.0%} of the ceiling's cut)",
                 flush=True,
             )
+        for label, params in (("tuned", best), ("tuned without variants", no_variants)):
+            counts = changes(X[test], run(X[test], **params), y[test])
+            print(f"{name}: tokens changed by the {label} setting: {counts}", flush=True)
         for kind, share in error_kinds(hyp, y[test], words).items():
             print(f"{name}: left after correction: {kind:<60} {share:.4f}", flush=True)
         print(f"{name}: {time.perf_counter() - t0:.0f} s", flush=True)
