@@ -6,10 +6,11 @@ apostrophes (``Russell-street`` is two words, ``George's`` one), unless it is a
 lexicon word with or without its hyphens (``dining-room``, ``mer-chandise``
 broken at a line end), which is left as it is.  Each word ``o``
 (looked up as it is when it is a lexicon word, lower-cased otherwise) is compared
-with its ``n_candidates`` nearest lexicon words.  A candidate ``w`` scores, in cost
-units (the channel model's ``Z``, so one unit is the surprisal of a uniform edit):
+with its ``n_candidates`` nearest lexicon words (and as many of the nearest words
+seen in training).  A candidate ``w`` scores, in cost units (the channel model's
+``Z``, so one unit is the surprisal of a uniform edit):
 
-    cost(o -> w) + change + lm_weight * (-ln P_LM(w | previous corrected words)) / Z
+    cost(o -> w) + change + lm_weight * (-ln P_LM(w | the words read before it)) / Z
 
 For a lexicon word (real-word errors, Mays, Damerau and Mercer 1991) the observed
 word is right with prior probability ``alpha``: keeping it scores
@@ -24,7 +25,8 @@ variant of a candidate ``w`` (``variant_cost``): the variant channel's cost of
 ``o`` given ``w`` plus the language model's score of ``w``, so that against
 correcting to ``w`` only the two channels compete.  The chosen word takes the case pattern of the
 observed one; punctuation and spacing are kept.  The LM sees lower-cased words
-(:func:`lm_sentence`), and a line starts with ``<s>``.
+(:func:`lm_sentence`), and a line starts with ``<s>``.  The decoder reads each
+line as the cheapest path through these scores (:class:`NoisyChannelDecoder`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -87,6 +90,9 @@ def match_case(word, observed):
 # Tokens longer than this are never corrected: no word is that long, so whatever word
 # replaced such a token (merged words, a URL, garbage) would be a guess.
 MAX_WORD_LENGTH = 64
+# Entries of a decoder's cache of language-model probabilities (each a few hundred
+# bytes: a context, a word and the log-probabilities of its candidates).
+LM_CACHE_SIZE = 300_000
 
 
 def correctable(core):
@@ -158,8 +164,32 @@ def word_pairs(ocr_lines, truth_lines, max_length_change=1 / 3):
     return X, y
 
 
+class _Readings(NamedTuple):
+    """The one-word readings of a looked-up word (see ``NoisyChannelDecoder._choose``)."""
+
+    words: list  # as output: the word itself first, then its candidates
+    lower: list  # as the language model sees them
+    scores: np.ndarray  # context-free, in cost units
+    priced: np.ndarray  # bool: whether the language model prices the reading
+    index: np.ndarray  # each reading's position in ``every``
+    every: list  # the word and all its candidates, lower-cased (the LM cache's columns)
+
+
 class NoisyChannelDecoder:
-    """Greedy left-to-right noisy-channel decoding of lines (see the module docstring).
+    """Noisy-channel decoding of lines by a beam search over each line's readings.
+
+    Every correctable word of a line has its readings: kept as it is, one of its
+    candidates, or (``split_cost``) cut into lexicon words; two neighbouring
+    tokens may also be read as one word (``join_cost``).  A reading's score is
+    context-free (channel cost, prior, rejection) plus the language model's
+    surprisal of its words after the words read before them, all in cost units,
+    so a line's score is the sum along a path through these readings and the
+    decoder looks for the cheapest path.  Hypotheses with the same last
+    ``order - 1`` words have the same future and merge (the cheaper survives);
+    after each word the ``beam_width`` cheapest are kept.  So a choice is also
+    judged by the words after it; with a beam as wide as the number of
+    hypotheses the search is exact, and a width of 1 is greedy left-to-right
+    decoding.
 
     Beyond word-for-word correction, three options change how much is trusted or
     rewritten, all scored in the same cost units:
@@ -203,6 +233,14 @@ class NoisyChannelDecoder:
         (``-ln P(variant) - ln P(o | w, variant)``, over ``Z``); None: off.
     variant_offset : float
         Added to every variant cost (cost units); inf: off.
+    beam_width : int
+        Hypotheses kept after each word.
+    seen_neighbors : fitted EditDistanceNeighbors or None
+        Over the lexicon words seen in training: their ``n_candidates`` nearest
+        are candidates too (the nearest of a large lexicon are mostly rare words).
+    metric : WeightedLevenshtein or None
+        The channel costs when the indexes search by other (upper-bound) costs:
+        the words found are rescored by it.  None: the indexes' own costs.
     """
 
     def __init__(
@@ -220,8 +258,13 @@ class NoisyChannelDecoder:
         recurrence_weight=0.0,
         variant_cost=None,
         variant_offset=math.inf,
+        beam_width=8,
+        seen_neighbors=None,
+        metric=None,
     ):
         self.neighbors = neighbors
+        self.seen_neighbors = seen_neighbors
+        self.metric = metric
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
         self.words = set(self.lexicon) if self.lexicon is not None else set()
         self.normaliser = normaliser
@@ -235,29 +278,56 @@ class NoisyChannelDecoder:
         self.recurrence_weight = recurrence_weight
         self.variant_cost = variant_cost
         self.variant_offset = variant_offset
-        self._cache = {}
+        self.beam_width = beam_width
+        # The hypotheses' LM state: the last order - 1 words (None: the whole context).
+        order = getattr(language_model, "order", None) if self._uses_lm() else 1
+        self.context_size = order - 1 if isinstance(order, int) else None
+        self._cache = {}  # looked-up word -> its candidates (independent of the parameters)
         self._variant_cache = {}
+        self._lm_cache = {}  # (context, looked-up word) -> ln P_LM of its readings, unweighted
+        self.lm_cache_size = LM_CACHE_SIZE  # entries; emptied when full
         self._counts = Counter()
+        self._readings_cache = {}
 
     def candidates(self, observed):
-        """Fill the cache of ``(words, costs)`` for every new (looked-up) word."""
+        """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
+
+        The ``n_candidates`` nearest lexicon words, and as many of the words seen
+        in training when ``seen_neighbors`` is given, by cost (ties: lexicon first).
+        """
         new = [o for o in dict.fromkeys(observed) if o not in self._cache]
-        if new:
-            k = min(self.n_candidates, len(self.lexicon))
-            dist, ind = self.neighbors.kneighbors(new, n_neighbors=k)
-            for o, d, i in zip(new, dist, ind, strict=True):
-                self._cache[o] = ([self.lexicon[j] for j in i], np.asarray(d))
+        if not new:
+            return
+        found = [{} for _ in new]
+        for nn in (self.neighbors, self.seen_neighbors):
+            if nn is None:
+                continue
+            k = min(self.n_candidates, len(nn.lexicon_))
+            dist, ind = nn.kneighbors(new, n_neighbors=k)
+            for near, d, i in zip(found, dist.tolist(), ind.tolist(), strict=True):
+                for j, c in zip(i, d, strict=True):
+                    near.setdefault(nn.lexicon_[j], c)
+        for o, near in zip(new, found, strict=True):
+            if self.metric is not None:
+                near = {w: self.metric.distance(o, w) for w in near}
+            words = sorted(near, key=near.get)  # stable: ties keep the lexicon's order
+            self._cache[o] = (words, np.array([near[w] for w in words]))
 
-    def _lm(self, words, context):
-        """``lm_weight * -ln P_LM`` of each word in ``context``, in cost units."""
-        if self.language_model is None or not self.lm_weight:
-            return np.zeros(len(words))
-        lp = self.language_model.log_probabilities([w.lower() for w in words], context)
-        return -self.lm_weight * lp / self.normaliser
+    # -- the scores of readings ---------------------------------------------------------
+    def _uses_lm(self):
+        return self.language_model is not None and bool(self.lm_weight)
 
-    def _keep_known(self, word, context):
-        """The score of keeping the lexicon word ``word``: its real-word prior and the LM."""
-        return -math.log(self.real_word_prior) / self.normaliser + self._lm([word], context)[0]
+    def _log_probability_pairs(self, words, contexts):
+        """Unweighted ``ln P_LM(words[i] | contexts[i])`` for each ``i``."""
+        lm = self.language_model
+        pairs = getattr(lm, "_log_probability_pairs", None)  # KatzBackoffLM: one look-up
+        if pairs is not None:
+            return pairs(words, contexts)
+        return np.array([lm.log_probability(w, c) for w, c in zip(words, contexts, strict=True)])
+
+    def _keep_known(self):
+        """The context-free score of keeping a lexicon word: its real-word prior."""
+        return -math.log(self.real_word_prior) / self.normaliser
 
     def _recurrence(self, o):
         """How much cheaper keeping the out-of-lexicon word ``o`` gets for its recurrences."""
@@ -276,45 +346,90 @@ class NoisyChannelDecoder:
         ``variant_cost(o, w) + variant_offset + lm`` at its lowest over the
         candidates: the writer meant ``w`` (the language model's score, as for
         correcting to ``w``) and spelled it ``o``; its recurrences lower it as
-        they lower the rejection cost; inf when variants are off.
+        they lower the rejection cost; inf when variants are off.  ``lm`` has a
+        row per hypothesis (its context), and so has the result.
         """
         if self.variant_cost is None or not words or self.variant_offset == math.inf:
             return math.inf
         if o not in self._variant_cache:  # the candidates of o never change
             self._variant_cache[o] = np.asarray(self.variant_cost(o, words), dtype=float)
-        best = float(np.min(self._variant_cache[o] + lm))
+        best = np.min(self._variant_cache[o] + lm, axis=-1)
         return best + self.variant_offset - self._recurrence(o)
 
-    def _choose(self, o, context):
-        """The best reading of the looked-up word ``o`` and its score (cost units)."""
-        if o not in self._cache:  # a lexicon word reached by a join: no candidates fetched
-            return o, self._keep_known(o, context)
-        words, costs = self._cache[o]
-        z = self.normaliser
-        known = o in self.words
-        if known:
-            keep = -math.log(self.real_word_prior) / z
-            prior = self.real_word_prior
-            change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
-        else:
-            keep, change = self._keep_unknown(o), 0.0
-        options = [o, *(w for w in words if w != o)]
-        score = np.concatenate([[keep], [c + change for w, c in zip(words, costs) if w != o]])
-        lm = self._lm(options, context)
-        if not known:
-            lm[0] = 0.0  # the rejection cost already prices a correct unknown word
-            score[0] = min(score[0], self._keep_variant(o, options[1:], lm[1:]))
-        score = score + lm
-        best = int(np.argmin(score))
-        return options[best], float(score[best])
+    def _choose(self, o):
+        """The one-word readings of the looked-up word ``o`` (:class:`_Readings`).
 
-    def _split(self, o, context):
-        """The best cut of ``o`` into two or three lexicon words, and its score.
-
-        ``(None, inf)`` when no cut gives lexicon words.
+        Keeping ``o`` comes first, then its candidates (none at an infinite
+        score).  The LM does not price keeping an out-of-lexicon word: the
+        rejection cost is already the surprisal of a correct unknown word.
         """
-        words, best = self.words, (None, math.inf)
-        cuts = []
+        readings = self._readings_cache.get(o)
+        if readings is not None:
+            return readings
+        z = self.normaliser
+        if o not in self._cache:  # a lexicon word reached by a join: no candidates fetched
+            words, scores, priced = [o], [self._keep_known()], [True]
+        else:
+            candidates, costs = self._cache[o]
+            known = o in self.words
+            if known:
+                prior = self.real_word_prior
+                keep = self._keep_known()
+                change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
+            else:
+                keep, change = self._keep_unknown(o), 0.0
+            words = [o, *(w for w in candidates if w != o)]
+            scores = [keep, *(c + change for w, c in zip(candidates, costs) if w != o)]
+            priced = [known] + [True] * (len(words) - 1)
+        scores = np.asarray(scores, dtype=float)
+        index = np.flatnonzero(scores < math.inf)
+        if not len(index) or index[0]:  # keeping the word is always a reading (variants)
+            index = np.concatenate([[0], index])
+        readings = _Readings(
+            words=[words[k] for k in index],
+            lower=[words[k].lower() for k in index],
+            scores=scores[index],
+            priced=np.asarray(priced)[index],
+            index=index,
+            every=[w.lower() for w in words],
+        )
+        self._readings_cache[o] = readings
+        return readings
+
+    def _lm_scores(self, o, contexts):
+        """``lm_weight * -ln P_LM`` (cost units) of the readings of ``o`` after each context.
+
+        Shape (len(contexts), number of readings).  The unweighted log-probabilities
+        of every candidate are cached per (context, ``o``): they do not depend on
+        the decoder's parameters, so decoders sharing ``_lm_cache`` share them.
+        """
+        r = self._choose(o)
+        out = np.zeros((len(contexts), len(r.scores)))
+        if not self._uses_lm():
+            return out
+        cache = self._lm_cache
+        missing = [c for c in dict.fromkeys(contexts) if (c, o) not in cache]
+        if missing and len(cache) + len(missing) > self.lm_cache_size:
+            cache.clear()  # bounded memory on long texts; the cache fills again
+            missing = list(dict.fromkeys(contexts))
+        if missing:
+            k = len(r.every)
+            rows = self._log_probability_pairs(
+                r.every * len(missing), [c for c in missing for _ in range(k)]
+            )
+            for c, row in zip(missing, rows.reshape(len(missing), k), strict=True):
+                cache[c, o] = row
+        logp = np.array([cache[c, o] for c in contexts])[:, r.index[r.priced]]
+        out[:, r.priced] = -self.lm_weight / self.normaliser * logp
+        return out
+
+    def _split(self, o):
+        """Every cut of ``o`` into two or three lexicon words, with its context-free score.
+
+        A cut costs ``split_cost`` each, and each word its real-word prior; the
+        language model prices the words in context (:meth:`_cut_lm`).
+        """
+        words, cuts = self.words, []
         for i in range(1, len(o)):
             if o[:i] not in words:
                 continue
@@ -326,15 +441,56 @@ class NoisyChannelDecoder:
                 for j in range(1, len(rest))
                 if rest[:j] in words and rest[j:] in words
             ]
-        for parts in cuts:
-            score, ctx = self.split_cost * (len(parts) - 1), list(context)
-            for p in parts:
-                score += self._keep_known(p, ctx)
-                ctx.append(p.lower())
-            if score < best[1]:
-                best = (parts, score)
-        return best
+        keep = self._keep_known()
+        return [(parts, self.split_cost * (len(parts) - 1) + keep * len(parts)) for parts in cuts]
 
+    def _cut_lm(self, cuts, contexts):
+        """``lm_weight * -ln P_LM`` of each cut's words read one after the other, after each
+        context, and the LM state after them: ``[[(score, state) per cut] per context]``.
+
+        Each (context, word) look-up is cached; the missing ones are made at once.
+        """
+        steps = []
+        for context in contexts:
+            for parts, _ in cuts:
+                state = context
+                for w in parts:
+                    steps.append((state, w.lower()))
+                    state = self._shift(state, w.lower())
+        if not self._uses_lm():
+            values = [0.0] * len(steps)
+        else:
+            cache = self._lm_cache
+            missing = [p for p in dict.fromkeys(steps) if (*p, None) not in cache]
+            if missing and len(cache) + len(missing) > self.lm_cache_size:
+                cache.clear()
+                missing = list(dict.fromkeys(steps))
+            if missing:
+                logp = self._log_probability_pairs([w for _, w in missing], [c for c, _ in missing])
+                for (c, w), v in zip(missing, logp.tolist(), strict=True):
+                    cache[c, w, None] = v  # a word of its own, not a looked-up word's readings
+            weight = -self.lm_weight / self.normaliser
+            values = [weight * cache[c, w, None] for c, w in steps]
+        out, it = [], iter(zip(steps, values, strict=True))
+        for _ in contexts:
+            row = []
+            for parts, _ in cuts:
+                total = 0.0
+                for _ in parts:
+                    (state, w), v = next(it)
+                    total += v
+                row.append((total, self._shift(state, w)))
+            out.append(row)
+        return out
+
+    def _shift(self, context, word):
+        """The LM state after ``word``: the last ``context_size`` words."""
+        m = self.context_size
+        if m is None:
+            return (*context, word)
+        return (*context, word)[len(context) + 1 - m :] if m else ()
+
+    # -- tokens --------------------------------------------------------------------------
     def _key(self, word):
         """The form looked up: the word itself if it is a lexicon word, else lower-cased."""
         return word if word in self.words else word.lower()
@@ -347,13 +503,19 @@ class NoisyChannelDecoder:
         word = core.lower()
         return word in self.words or word.replace("-", "") in self.words
 
+    def _slots(self, token):
+        """The words of a token: ``(piece index, looked-up word, correctable)`` each."""
+        pieces = split_core(split_token(token)[1])
+        whole = len(pieces) > 1 and self._hyphenated_word("".join(pieces))
+        return [
+            (j, self._key(p), correctable(p) and not whole)
+            for j, p in enumerate(pieces)
+            if j % 2 == 0 and p
+        ]
+
     def _words(self, token):
         """The correctable words of a token, as looked up."""
-        core = split_token(token)[1]
-        pieces = split_core(core)
-        if len(pieces) > 1 and self._hyphenated_word(core):
-            return ()
-        return (self._key(w) for w in pieces[::2] if correctable(w))
+        return (o for _, o, fix in self._slots(token) if fix)
 
     def _joinable(self, a, b):
         """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined, else None.
@@ -387,6 +549,7 @@ class NoisyChannelDecoder:
         sequences = [list(seq) for seq in sequences]
         looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
         self._counts = Counter(looked_up)
+        self._readings_cache = {}  # keeping an unknown word depends on the counts
         if self.join_cost is not None:  # words after a line-break hyphen need candidates
             looked_up += [
                 j
@@ -395,7 +558,7 @@ class NoisyChannelDecoder:
                 if a.endswith("-") and (j := self._joinable(a, b)) is not None
             ]
         self.candidates(looked_up)
-        return [self._sequence(seq) for seq in sequences]
+        return [self._search(seq)[0] for seq in sequences]
 
     def correct_lines(self, lines):
         """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs)."""
@@ -407,65 +570,126 @@ class NoisyChannelDecoder:
             parts[::2] = tokens
         return ["".join(parts) for parts in split]
 
-    def _sequence(self, tokens):
-        context = ["<s>"]
-        out = list(tokens)
-        i = 0
-        while i < len(tokens):
-            if self.join_cost is not None and i + 1 < len(tokens):
-                joined = self._join(tokens[i], tokens[i + 1], context)
+    # -- the search ----------------------------------------------------------------------
+    def _search(self, tokens):
+        """The cheapest reading of a line of tokens: ``(corrected tokens, its score)``.
+
+        ``ends[i]`` holds the hypotheses that have read the first ``i`` tokens, as
+        ``{LM state: (score, back)}``; ``back`` links the readings chosen, newest first.
+        """
+        n = len(tokens)
+        start = ("<s>",) * self.context_size if self.context_size is not None else ("<s>",)
+        ends = [{} for _ in range(n + 1)]
+        ends[0][start] = (0.0, None)
+        for i in range(n):
+            beam = self._best(ends[i])
+            self._merge(ends[i + 1], self._through_token(beam, i, tokens[i]))
+            if self.join_cost is not None and i + 1 < n:
+                joined = self._joinable(tokens[i], tokens[i + 1])
                 if joined is not None:
-                    out[i], out[i + 1], word = joined
-                    context.append(word.lower())
-                    i += 2
-                    continue
-            out[i], words, _ = self._token(tokens[i], context)
-            context += words
-            i += 1
-        return out
+                    self._merge(ends[i + 2], self._read(beam, joined, (i, None), self.join_cost))
+        score, back = min(ends[n].values(), key=lambda h: h[0])
+        return self._output(tokens, back), score
 
-    def _join(self, a, b, context):
-        """``(joined token, "", word)`` when joining ``a`` and ``b`` scores best, else None."""
-        joined = self._joinable(a, b)
-        if joined is None:
-            return None
-        word, score = self._choose(joined, context)
-        score += self.join_cost
-        first, words, separate = self._token(a, context)
-        if score >= separate + self._token(b, context + words)[2]:
-            return None
-        lead, core_a, _ = split_token(a)
-        _, core_b, trail = split_token(b)
-        observed = core_a + core_b
-        return lead + (match_case(word, observed) if word != joined else observed) + trail, "", word
+    def _best(self, hyps):
+        """The ``beam_width`` cheapest of ``{state: (score, back)}``, as a list of triples."""
+        out = sorted(((s, state, back) for state, (s, back) in hyps.items()), key=lambda h: h[0])
+        return out[: self.beam_width]
 
-    def _token(self, token, context):
-        """``(corrected token, its words for the context, its score)``."""
-        lead, core, trail = split_token(token)
-        pieces = split_core(core)
-        whole = len(pieces) > 1 and self._hyphenated_word(core)
-        words, total = [], 0.0
-        for j in range(0, len(pieces), 2):
-            piece = pieces[j]
-            if not piece:
+    @staticmethod
+    def _merge(into, hyps):
+        """Add hypotheses to ``{state: (score, back)}``, keeping the cheaper of a state."""
+        for s, state, back in hyps:
+            old = into.get(state)
+            if old is None or s < old[0]:
+                into[state] = (s, back)
+
+    def _through_token(self, beam, i, token):
+        """The hypotheses after reading every word of token ``i``, each step pruned."""
+        for j, o, fix in self._slots(token):
+            if fix:
+                beam = self._read(beam, o, (i, j), 0.0)
+            else:  # a number or a word left alone: context only
+                step = {}
+                self._merge(step, ((s, self._shift(c, o.lower()), b) for s, c, b in beam))
+                beam = self._best(step)
+        return beam
+
+    def _read(self, beam, o, where, extra):
+        """The hypotheses after reading the looked-up word ``o`` at ``where``.
+
+        Each hypothesis goes on with each reading of ``o`` (one word, or a cut
+        when ``split_cost`` allows it), the reading costing ``extra`` more.
+        """
+        r = self._choose(o)
+        cuts = (
+            self._split(o)
+            if self.split_cost is not None
+            and where[1] is not None
+            and o not in self.words
+            and o.isalpha()
+            else ()
+        )
+        start = np.array([s for s, _, _ in beam]) + extra
+        lm = self._lm_scores(o, [c for _, c, _ in beam])
+        total = start[:, None] + r.scores + lm
+        if not r.priced[0]:  # an out-of-lexicon word: kept as a variant of a candidate?
+            variant = self._keep_variant(o, r.words[1:], lm[:, 1:])
+            total[:, 0] = np.minimum(total[:, 0], start + variant)
+        # Only a hypothesis's beam_width best readings can survive the pruning.
+        width = self.beam_width
+        if total.shape[1] > width:
+            top = np.argpartition(total, width - 1, axis=1)[:, :width]
+            total = np.take_along_axis(total, top, axis=1)
+        else:
+            top = np.broadcast_to(np.arange(total.shape[1]), total.shape)
+        cut_lm = self._cut_lm(cuts, [c for _, c, _ in beam]) if cuts else [()] * len(beam)
+        step = {}
+        for (s, context, back), ks, values, lms in zip(
+            beam, top.tolist(), total.tolist(), cut_lm, strict=True
+        ):
+            for k, v in zip(ks, values, strict=True):
+                state = self._shift(context, r.lower[k])
+                old = step.get(state)
+                if old is None or v < old[0]:
+                    step[state] = (v, (back, where, (r.words[k],)))
+            for (parts, score), (lm, state) in zip(cuts, lms, strict=True):
+                v = s + extra + score + lm
+                old = step.get(state)
+                if old is None or v < old[0]:
+                    step[state] = (v, (back, where, parts))
+        return self._best(step)
+
+    def _output(self, tokens, back):
+        """The corrected tokens from the readings linked from ``back``."""
+        chosen = {}
+        while back is not None:
+            back, where, reading = back
+            chosen[where] = reading
+        out = list(tokens)
+        for i, token in enumerate(tokens):
+            if (i, None) in chosen:  # tokens i and i + 1 read as one word
+                (word,) = chosen[(i, None)]
+                lead, core_a, _ = split_token(token)
+                _, core_b, trail = split_token(tokens[i + 1])
+                observed = core_a + core_b
+                joined = self._key(observed)
+                out[i] = lead + (match_case(word, observed) if word != joined else observed) + trail
+                out[i + 1] = ""
                 continue
-            word = self._key(piece)
-            if correctable(piece) and not whole:
-                ctx = context + words
-                chosen, score = self._choose(word, ctx)
-                if self.split_cost is not None and word not in self.words and piece.isalpha():
-                    parts, cut = self._split(word, ctx)
-                    if cut < score:
-                        starts = np.cumsum([0, *map(len, parts)])
-                        pieces[j] = " ".join(
-                            match_case(p, piece[s:]) for p, s in zip(parts, starts, strict=False)
-                        )
-                        words += [p.lower() for p in parts]
-                        total += cut
-                        continue
-                total += score
-                if chosen != word:
-                    pieces[j] = match_case(chosen, piece)
-                word = chosen
-            words.append(word.lower())
-        return (lead + "".join(pieces) + trail if core else token), words, total
+            lead, core, trail = split_token(token)
+            pieces = split_core(core)
+            changed = False
+            for j, o, _ in self._slots(token):
+                reading = chosen.get((i, j))
+                if reading is None or reading == (o,):
+                    continue
+                piece = pieces[j]
+                starts = np.cumsum([0, *map(len, reading)])
+                pieces[j] = " ".join(
+                    match_case(p, piece[s:]) for p, s in zip(reading, starts, strict=False)
+                )
+                changed = True
+            if changed:
+                out[i] = lead + "".join(pieces) + trail
+        return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -15,6 +16,7 @@ from ._noisy_channel import NoisyChannelDecoder, correctable, lm_sentence
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
 from ._variants import SpellingVariants
 from .estimator import EditCostEstimator
+from .metrics import WeightedLevenshtein
 from .neighbors import EditDistanceNeighbors
 
 __all__ = ["OCRCorrector"]
@@ -135,6 +137,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         to its score, so 1 uses the learned ``P(variant)`` as it is, larger
         values keep more tokens as variants, and 0 switches variants off.
         Used by :meth:`predict` and :meth:`correct`; changing it needs no refit.
+    beam_width : int, default=8
+        In :meth:`correct` and :meth:`predict` on sequences, the hypotheses the
+        search over a line's readings keeps after each word (the cheapest; those
+        whose last two words agree merge first), so that a choice is judged
+        by the words after it too; 1 is greedy left-to-right decoding, each
+        word chosen once given the words before it.
     n_jobs : int, optional
         Threads for the search: None = 1 (unless a joblib context sets it), -1 = all cores.
 
@@ -211,6 +219,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "join_cost": [Interval(Real, None, None, closed="neither"), None],
         "recurrence_weight": [Interval(Real, 0, None, closed="left")],
         "variant_weight": [Interval(Real, 0, None, closed="left")],
+        "beam_width": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
     }
 
@@ -230,6 +239,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         join_cost=None,
         recurrence_weight=0.0,
         variant_weight=0.0,
+        beam_width=8,
         n_jobs=None,
     ):
         self.estimator = estimator
@@ -245,6 +255,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.join_cost = join_cost
         self.recurrence_weight = recurrence_weight
         self.variant_weight = variant_weight
+        self.beam_width = beam_width
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
@@ -295,6 +306,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             language_model = clone(self.language_model).fit(sentences, None)
 
         counts = np.array([truth_counts.get(w, 0) for w in lexicon], dtype=float)
+        candidate_indexes = self._candidate_indexes(neighbors, lexicon, counts > 0)
         log_prior = np.log(counts + 1.0) - math.log(counts.sum() + len(lexicon))
         n_oov = len(y) - int(counts.sum())
         log_oov = math.log((n_oov + 1.0) / (len(y) + 2.0))
@@ -309,6 +321,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.estimator_ = estimator
         self.lexicon_ = lexicon
         self.neighbors_ = neighbors
+        self._candidate_indexes_ = candidate_indexes
         self.language_model_ = language_model
         self.log_prior_ = log_prior
         self.log_oov_ = log_oov
@@ -316,6 +329,35 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.variants_ = variants
         self.scale_ = scale
         return self
+
+    def _candidate_indexes(self, neighbors, lexicon, seen):
+        """Where the running-text decoder finds its candidates (:meth:`_decoder`).
+
+        The nearest words by edit cost alone are mostly rare words of a large
+        lexicon, so the decoder also takes the nearest of the lexicon words seen
+        in the training truth.  The index cannot read multi-character edits
+        (``estimator__max_token_length >= 2``) and falls back to brute force,
+        so then both indexes use the costs without them (an upper bound: the
+        edits only add cheaper alignments) and the decoder rescores the words
+        found with the full metric.
+        """
+        metric = neighbors.metric_
+        retrieval = metric
+        if isinstance(metric, WeightedLevenshtein) and metric.costs.rules:
+            retrieval = WeightedLevenshtein.from_tables(replace(metric.costs, rules=()))
+        seen = [w for w, s in zip(lexicon, seen, strict=True) if s]
+        index = neighbors
+        if retrieval is not metric:
+            index = EditDistanceNeighbors(metric=retrieval, n_jobs=self.n_jobs).fit(lexicon)
+        return {
+            "neighbors": index,
+            "seen_neighbors": (
+                EditDistanceNeighbors(metric=retrieval, n_jobs=self.n_jobs).fit(seen)
+                if seen and len(seen) < len(lexicon)
+                else None
+            ),
+            "metric": metric if retrieval is not metric else None,
+        }
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "neighbors_")
@@ -327,6 +369,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_number(self.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
         check_number(self.recurrence_weight, "recurrence_weight", low=0)
         check_number(self.variant_weight, "variant_weight", low=0)
+        check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -487,9 +530,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             return self.variants_.surprisal(x, words) / scale
 
         return NoisyChannelDecoder(
-            self.neighbors_,
-            scale,
-            lm,
+            normaliser=scale,
+            language_model=lm,
             lm_weight=self.lm_weight if self.language_model_ is not None else 1.0,
             real_word_prior=self.real_word_prior,
             reject_cost=reject,
@@ -499,6 +541,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             recurrence_weight=self.recurrence_weight / scale,
             variant_cost=variant if self.variants_ is not None else None,
             variant_offset=offset / scale,
+            beam_width=int(self.beam_width),
+            **self._candidate_indexes_,
         )
 
     def score(self, X, y):
@@ -549,12 +593,17 @@ def _check_sequence_pairs(X, y):
 class _UnigramPrior:
     """The corrector's context-free word prior, with a language model's interface."""
 
+    order = 1  # no context
+
     def __init__(self, lexicon, log_prior, weight):
         self.log_prior = dict(zip((w.lower() for w in lexicon), weight * log_prior))
         self.floor = weight * float(np.min(log_prior))
 
     def log_probabilities(self, words, context=()):
         return np.array([self.log_prior.get(w, self.floor) for w in words])
+
+    def _log_probability_pairs(self, words, contexts):
+        return self.log_probabilities(words)
 
 
 class _Spelling:

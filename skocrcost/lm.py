@@ -263,6 +263,28 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         out[never] = -np.inf
         return out
 
+    def _log_probability_pairs(self, words, contexts):
+        """``ln P(words[i] | contexts[i])`` for each ``i``, in one vectorised look-up.
+
+        For a decoder's many hypotheses, where :meth:`log_probabilities` takes one
+        context: the words are str and the contexts tuples of str, unchecked.
+        ``"<s>"`` is never predicted.
+        """
+        check_is_fitted(self)
+        vocabulary = self.vocabulary_
+        start, m = len(vocabulary), self._fitted_order - 1
+        ids = np.array([vocabulary.get(w, _UNKNOWN) for w in words], dtype=np.int64)
+        history = np.full((len(ids), m), _ABSENT, dtype=np.int64)
+        if m:
+            for i, context in enumerate(contexts):
+                context = context[-m:]
+                history[i, m - len(context) :] = [
+                    start if t == START else vocabulary.get(t, _UNKNOWN) for t in context
+                ]
+        out = _log_prob(self._levels, vocabulary, history, ids)
+        out[[w == START for w in words]] = -np.inf
+        return out
+
     def score_samples(self, X):
         """Log-probability (natural log) of each sentence: every in-vocabulary token and STOP.
 

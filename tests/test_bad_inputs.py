@@ -1149,6 +1149,13 @@ CORRECT_PARAMS = {
     "variant_weight inf": ({"variant_weight": math.inf}, ValueError, "variant_weight"),
     "variant_weight bool": ({"variant_weight": True}, TypeError, "variant_weight must be a number"),
     "variant_weight None": ({"variant_weight": None}, (TypeError, ValueError), "variant_weight"),
+    "beam_width 0": ({"beam_width": 0}, ValueError, "beam_width"),
+    "beam_width negative": ({"beam_width": -2}, ValueError, "beam_width"),
+    "beam_width a float": ({"beam_width": 1.5}, (TypeError, ValueError), "beam_width"),
+    "beam_width inf": ({"beam_width": math.inf}, (TypeError, ValueError), "beam_width"),
+    "beam_width bool": ({"beam_width": True}, (TypeError, ValueError), "beam_width"),
+    "beam_width None": ({"beam_width": None}, (TypeError, ValueError), "beam_width"),
+    "beam_width a string": ({"beam_width": "8"}, (TypeError, ValueError), "beam_width"),
     "language model a string": (
         {"language_model": "katz"},
         (TypeError, ValueError),
