@@ -224,11 +224,16 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
                 f"context must be a string or a sequence of words, got {type(context).__name__}"
             )
         context = _tokens(list(context) if not isinstance(context, list) else context, "context")
-        start = len(self.vocabulary_)
-        ids = [start if t == START else self.vocabulary_.get(t, _UNKNOWN) for t in context]
+        return np.array(self._context_ids(context), dtype=np.int64)
+
+    def _context_ids(self, context):
+        """The last order - 1 words of a checked context as ids, padded on the left
+        with 'absent' (``<s>`` is the id after the vocabulary's)."""
         m = self._fitted_order - 1
-        ids = ids[len(ids) - m :] if m else []
-        return np.array([_ABSENT] * (m - len(ids)) + ids, dtype=np.int64)
+        context = context[len(context) - m :] if m else ()
+        start, vocabulary = len(self.vocabulary_), self.vocabulary_
+        ids = [start if t == START else vocabulary.get(t, _UNKNOWN) for t in context]
+        return [_ABSENT] * (m - len(ids)) + ids
 
     def log_probability(self, word, context=()):
         """Natural log of ``P(word | context)``.
@@ -272,15 +277,9 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         """
         check_is_fitted(self)
         vocabulary = self.vocabulary_
-        start, m = len(vocabulary), self._fitted_order - 1
         ids = np.array([vocabulary.get(w, _UNKNOWN) for w in words], dtype=np.int64)
-        history = np.full((len(ids), m), _ABSENT, dtype=np.int64)
-        if m:
-            for i, context in enumerate(contexts):
-                context = context[-m:]
-                history[i, m - len(context) :] = [
-                    start if t == START else vocabulary.get(t, _UNKNOWN) for t in context
-                ]
+        history = np.array([self._context_ids(c) for c in contexts], dtype=np.int64)
+        history = history.reshape(len(ids), self._fitted_order - 1)
         out = _log_prob(self._levels, vocabulary, history, ids)
         out[[w == START for w in words]] = -np.inf
         return out
