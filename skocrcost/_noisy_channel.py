@@ -407,21 +407,31 @@ class NoisyChannelDecoder:
         out = np.zeros((len(contexts), len(r.scores)))
         if not self._uses_lm():
             return out
-        cache = self._lm_cache
-        missing = [c for c in dict.fromkeys(contexts) if (c, o) not in cache]
-        if missing and len(cache) + len(missing) > self.lm_cache_size:
-            cache.clear()  # bounded memory on long texts; the cache fills again
-            missing = list(dict.fromkeys(contexts))
-        if missing:
-            k = len(r.every)
-            rows = self._log_probability_pairs(
-                r.every * len(missing), [c for c in missing for _ in range(k)]
+        k = len(r.every)
+
+        def rows(missing):
+            logp = self._log_probability_pairs(
+                r.every * len(missing), [c for (c, _) in missing for _ in range(k)]
             )
-            for c, row in zip(missing, rows.reshape(len(missing), k), strict=True):
-                cache[c, o] = row
+            return logp.reshape(len(missing), k)
+
+        cache = self._cached_lm([(c, o) for c in contexts], rows)
         logp = np.array([cache[c, o] for c in contexts])[:, r.index[r.priced]]
         out[:, r.priced] = -self.lm_weight / self.normaliser * logp
         return out
+
+    def _cached_lm(self, keys, compute):
+        """``_lm_cache`` holding every key of ``keys``; ``compute(missing keys)`` gives
+        their values in order.  A cache that would outgrow ``lm_cache_size`` is
+        emptied first (bounded memory on long texts; it fills again)."""
+        cache = self._lm_cache
+        missing = [key for key in dict.fromkeys(keys) if key not in cache]
+        if missing and len(cache) + len(missing) > self.lm_cache_size:
+            cache.clear()
+            missing = list(dict.fromkeys(keys))
+        if missing:
+            cache.update(zip(missing, compute(missing), strict=True))
+        return cache
 
     def _split(self, o):
         """Every cut of ``o`` into two or three lexicon words, with its context-free score.
@@ -460,15 +470,13 @@ class NoisyChannelDecoder:
         if not self._uses_lm():
             values = [0.0] * len(steps)
         else:
-            cache = self._lm_cache
-            missing = [p for p in dict.fromkeys(steps) if (*p, None) not in cache]
-            if missing and len(cache) + len(missing) > self.lm_cache_size:
-                cache.clear()
-                missing = list(dict.fromkeys(steps))
-            if missing:
-                logp = self._log_probability_pairs([w for _, w in missing], [c for c, _ in missing])
-                for (c, w), v in zip(missing, logp.tolist(), strict=True):
-                    cache[c, w, None] = v  # a word of its own, not a looked-up word's readings
+            # (context, word, None): a word of its own, not a looked-up word's readings
+            cache = self._cached_lm(
+                [(c, w, None) for c, w in steps],
+                lambda missing: self._log_probability_pairs(
+                    [w for _, w, _ in missing], [c for c, _, _ in missing]
+                ).tolist(),
+            )
             weight = -self.lm_weight / self.normaliser
             values = [weight * cache[c, w, None] for c, w in steps]
         out, it = [], iter(zip(steps, values, strict=True))
@@ -600,9 +608,14 @@ class NoisyChannelDecoder:
     def _merge(into, hyps):
         """Add hypotheses to ``{state: (score, back)}``, keeping the cheaper of a state."""
         for s, state, back in hyps:
-            old = into.get(state)
-            if old is None or s < old[0]:
-                into[state] = (s, back)
+            NoisyChannelDecoder._offer(into, s, state, back)
+
+    @staticmethod
+    def _offer(into, s, state, back):
+        """Add one hypothesis to ``{state: (score, back)}`` unless its state has a cheaper one."""
+        old = into.get(state)
+        if old is None or s < old[0]:
+            into[state] = (s, back)
 
     def _through_token(self, beam, i, token):
         """The hypotheses after reading every word of token ``i``, each step pruned."""
@@ -649,15 +662,9 @@ class NoisyChannelDecoder:
             beam, top.tolist(), total.tolist(), cut_lm, strict=True
         ):
             for k, v in zip(ks, values, strict=True):
-                state = self._shift(context, r.lower[k])
-                old = step.get(state)
-                if old is None or v < old[0]:
-                    step[state] = (v, (back, where, (r.words[k],)))
+                self._offer(step, v, self._shift(context, r.lower[k]), (back, where, (r.words[k],)))
             for (parts, score), (lm, state) in zip(cuts, lms, strict=True):
-                v = s + extra + score + lm
-                old = step.get(state)
-                if old is None or v < old[0]:
-                    step[state] = (v, (back, where, parts))
+                self._offer(step, s + extra + score + lm, state, (back, where, parts))
         return self._best(step)
 
     def _output(self, tokens, back):
