@@ -9,16 +9,18 @@ descent from the corrector's defaults: one parameter at a time over its grid
 (the LM's weight and the real-word prior together, over their joint grid),
 the others fixed, until a whole pass changes nothing; at most ``PASSES``), and
 the rest train an ``OCRCorrector`` in sequence mode: the training lines are aligned token
-by token (word-level Levenshtein), each aligned pair of cores cut into words, and
-pairs whose lengths differ by more than a third dropped (split and merged words,
-which a word-for-word channel cannot model).  The corrector learns the edit
-costs (EditCostEstimator, k = 0.03, with multi-character edits of up to two
-characters such as ``li -> h``: max_token_length = 2), the word prior, the
-out-of-lexicon model, the spelling-variant channel and the trigram
-KatzBackoffLM (d = 0.7) from those pairs, and decodes each line by a beam
-search of the corrector's default width (8).  Lexicon: SCOWL british-english
-and american-english plus the words seen at least twice in the training truth,
-lower-cased, most frequent (in the training truth) first.
+by token (word-level Levenshtein, ``token_pairs``) and lower-cased; ``fit`` cuts
+each aligned pair of cores into words and drops pairs whose lengths differ by
+more than a third (split and merged words, which a word-for-word channel cannot
+model).  The corrector learns the edit costs (EditCostEstimator, k = 0.03, with
+multi-character edits of up to two characters such as ``li -> h``:
+max_token_length = 2), the word prior, the out-of-lexicon model and the
+spelling-variant channel from those word pairs, the trigram KatzBackoffLM
+(d = 0.7) from the truth tokens and the punctuation rules from the token pairs,
+and decodes each line by a beam search of the corrector's default width (8).
+Lexicon: SCOWL british-english and american-english plus the words seen at least
+twice in the training truth, lower-cased, most frequent (in the training truth)
+first.
 
 WER: word-level Levenshtein distance between whitespace tokens (case and
 punctuation kept) over the number of truth tokens.  Ceiling: every OCR token
@@ -48,7 +50,7 @@ from skocrcost._noisy_channel import (
     aligned_tokens,
     lm_sentence,
     split_token,
-    word_pairs,
+    token_pairs,
 )
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
@@ -58,7 +60,8 @@ CORPORA = {
 }
 TUNE = {"bln600": 2000, "icdar2017": 3000}
 # Each parameter's grid includes its most conservative value (prior 1, margin 12,
-# no cut, no join, variant weight 100), so the tuning can leave a text nearly alone.
+# no cut, no join, variant weight 100, punctuation kept), so the tuning can leave a text
+# nearly alone.
 # The LM's weight and the real-word prior are tuned together: a heavier LM pays off only
 # with a prior that keeps real words (one at a time, the descent missed better settings).
 LM_WEIGHTS, PRIORS = [0.0, 1.0, 2.0], [0.8, 0.9, 0.95, 0.99, 0.999, 1.0]
@@ -69,9 +72,11 @@ GRID = {
     "join_cost": [None, 0.0, 3.0, 6.0],
     "recurrence_weight": [0.0, 3.0, 6.0],
     "variant_weight": [0.0, 1.0, 10.0, 100.0],
+    "fix_punctuation": [False, True],
 }
 START = {"lm_weight": 1.0, "real_word_prior": 0.99, "reject_margin": 0.0}
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
+START.update(fix_punctuation=False)
 PASSES = 3
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
@@ -205,7 +210,9 @@ def main():
         tune = slice(len(X) - n_test - n_tune, len(X) - n_test)
         train = slice(0, len(X) - n_test - n_tune)
         enc = Tokens()
-        X_seq, y_seq = word_pairs(X[train], y[train])
+        # Lower-cased: the channel learns the misreadings of letters, not of their case.
+        pairs = token_pairs(X[train], y[train])
+        X_seq, y_seq = ([[t.lower() for t in s] for s in z] for z in pairs)
         freq = Counter(w for t in y[train] for w in lm_sentence(t))
         seen = [w for w, c in freq.items() if c >= 2]
         lexicon = sorted(dict.fromkeys(w.lower() for w in scowl + seen), key=lambda w: -freq[w])
@@ -217,7 +224,7 @@ def main():
             language_model=KatzBackoffLM(order=3, discount=0.7),
         ).fit(X_seq, y_seq)
         n_pairs = sum(map(len, X_seq))
-        print(f"{name}: {n_pairs} training word pairs, {len(lexicon)} lexicon words", flush=True)
+        print(f"{name}: {n_pairs} training token pairs, {len(lexicon)} lexicon words", flush=True)
         variants = fixer.variants_
         if variants is not None:  # what the spelling-variant channel learned, in nats
             examples = ", ".join(
@@ -272,6 +279,7 @@ def main():
             {"join_cost": None},
             {"recurrence_weight": 0.0},
             {"variant_weight": 0.0},
+            {"fix_punctuation": False},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X[test], **{**best, **off})

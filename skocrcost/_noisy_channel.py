@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import NamedTuple
 
 import numpy as np
@@ -79,8 +79,13 @@ def lm_sentence(line):
 
 
 def match_case(word, observed):
-    """``word`` with the case pattern of ``observed`` (all capitals, or a capital first)."""
-    if len(observed) > 1 and observed.isupper():
+    """``word`` with the case pattern of ``observed`` (all capitals, or a capital first).
+
+    ``observed`` reads as all capitals when most of its letters (at least two) are:
+    OCR confuses the case of letters that look alike, so ``FEssALE`` is ``FEMALE``.
+    """
+    letters = [c for c in observed if c.isalpha()]
+    if len(letters) > 1 and 2 * sum(c.isupper() for c in letters) > len(letters):
         return word.upper()
     if observed[:1].isupper():
         return word[:1].upper() + word[1:]
@@ -131,37 +136,84 @@ def aligned_tokens(ocr_lines, truth_lines):
     return lines
 
 
-def word_pairs(ocr_lines, truth_lines, max_length_change=1 / 3):
-    """Token sequences for ``OCRCorrector.fit``: the aligned words of each line pair.
+def token_pairs(ocr_lines, truth_lines):
+    """Token sequences for ``OCRCorrector.fit``: the aligned tokens of each line pair.
 
-    Each aligned pair of tokens gives its cores, lower-cased and cut into words
-    (:func:`split_core`); a pair whose word counts differ is dropped, and so is
-    a pair of words whose lengths differ by more than ``max_length_change`` of
-    the true word's (at least one character): those are split or merged words
-    and alignment accidents, which a word-for-word channel should not learn from.
+    The columns of :func:`aligned_tokens` that have a token on both sides, as
+    they are (punctuation and case kept): ``fit`` cuts them into words for the
+    channel and learns the punctuation rules from them.
 
     Returns
     -------
     X, y : list of list of str
-        One list of OCR words and one of true words per line pair.
+        One list of OCR tokens and one of truth tokens per line pair.
     """
     X, y = [], []
     for line in aligned_tokens(ocr_lines, truth_lines):
-        xs, ys = [], []
-        for o, t in line:
-            if o is None or t is None:
-                continue
-            a = split_core(split_token(o)[1].lower())[::2]
-            b = split_core(split_token(t)[1].lower())[::2]
-            if len(a) != len(b):
-                continue
-            for u, v in zip(a, b, strict=True):
-                if u and v and abs(len(u) - len(v)) <= max(1, int(len(v) * max_length_change)):
-                    xs.append(u)
-                    ys.append(v)
-        X.append(xs)
-        y.append(ys)
+        pairs = [(o, t) for o, t in line if o is not None and t is not None]
+        X.append([o for o, _ in pairs])
+        y.append([t for _, t in pairs])
     return X, y
+
+
+def training_words(ocr_tokens, truth_tokens, max_length_change=1 / 3):
+    """The word pairs a word-for-word channel learns from, out of aligned tokens.
+
+    Each pair of tokens gives its cores cut into words (:func:`split_core`); a
+    pair whose word counts differ is dropped, and so is a pair of words whose
+    lengths differ by more than ``max_length_change`` of the true word's (at
+    least one character): those are split or merged words and alignment
+    accidents, which a word-for-word channel should not learn from.
+    """
+    xs, ys = [], []
+    for o, t in zip(ocr_tokens, truth_tokens, strict=True):
+        a = split_core(split_token(o)[1])[::2]
+        b = split_core(split_token(t)[1])[::2]
+        if len(a) != len(b):
+            continue
+        for u, v in zip(a, b, strict=True):
+            if u and v and abs(len(u) - len(v)) <= max(1, int(len(v) * max_length_change)):
+                xs.append(u)
+                ys.append(v)
+    return xs, ys
+
+
+class PunctuationRules:
+    """What the punctuation around an OCR word stands for, learned from aligned tokens.
+
+    Counted over the token pairs whose cores agree (ignoring case), so that the
+    alignment is sure and the punctuation is all that differs: for each leading
+    (and each trailing) punctuation of the OCR side, the truth's.  A rule maps
+    it to the truth's most frequent one when that differs, makes up more than
+    half of its occurrences and occurs at least ``MIN_COUNT`` times (OCR ``,.``
+    and ``..`` for ``,`` and ``.``, a stray ``'`` or ``*``); every other
+    punctuation stays as it is.
+    """
+
+    MIN_COUNT = 3
+
+    def __init__(self, ocr_tokens, truth_tokens):
+        lead, trail = defaultdict(Counter), defaultdict(Counter)
+        for o, t in zip(ocr_tokens, truth_tokens, strict=True):
+            lo, co, to = split_token(o)
+            lt, ct, tt = split_token(t)
+            if co and co.lower() == ct.lower():
+                lead[lo][lt] += 1
+                trail[to][tt] += 1
+        self.lead = self._rules(lead)
+        self.trail = self._rules(trail)
+
+    def _rules(self, table):
+        rules = {}
+        for observed, truths in table.items():
+            truth, count = truths.most_common(1)[0]
+            if truth != observed and count >= self.MIN_COUNT and 2 * count > truths.total():
+                rules[observed] = truth
+        return rules
+
+    def __call__(self, lead, trail):
+        """The corrected ``(lead, trail)`` of a word."""
+        return self.lead.get(lead, lead), self.trail.get(trail, trail)
 
 
 class _Readings(NamedTuple):
@@ -241,6 +293,10 @@ class NoisyChannelDecoder:
     metric : WeightedLevenshtein or None
         The channel costs when the indexes search by other (upper-bound) costs:
         the words found are rescored by it.  None: the indexes' own costs.
+    punctuation : callable or None
+        ``punctuation(lead, trail)``: the corrected leading and trailing
+        punctuation of every token with a core (:class:`PunctuationRules`);
+        None keeps the punctuation.
     """
 
     def __init__(
@@ -261,8 +317,10 @@ class NoisyChannelDecoder:
         beam_width=8,
         seen_neighbors=None,
         metric=None,
+        punctuation=None,
     ):
         self.neighbors = neighbors
+        self.punctuation = punctuation
         self.seen_neighbors = seen_neighbors
         self.metric = metric
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
@@ -675,28 +733,28 @@ class NoisyChannelDecoder:
             chosen[where] = reading
         out = list(tokens)
         for i, token in enumerate(tokens):
+            lead, core, trail = split_token(token)
             if (i, None) in chosen:  # tokens i and i + 1 read as one word
                 (word,) = chosen[(i, None)]
-                lead, core_a, _ = split_token(token)
                 _, core_b, trail = split_token(tokens[i + 1])
-                observed = core_a + core_b
-                joined = self._key(observed)
-                out[i] = lead + (match_case(word, observed) if word != joined else observed) + trail
+                observed = core + core_b
+                core = match_case(word, observed) if word != self._key(observed) else observed
                 out[i + 1] = ""
+            elif i == 0 or (i - 1, None) not in chosen:  # not the second of a joined pair
+                pieces = split_core(core)
+                for j, o, _ in self._slots(token):
+                    reading = chosen.get((i, j))
+                    if reading is None or reading == (o,):
+                        continue
+                    piece = pieces[j]
+                    starts = np.cumsum([0, *map(len, reading)])
+                    pieces[j] = " ".join(
+                        match_case(p, piece[s:]) for p, s in zip(reading, starts, strict=False)
+                    )
+                core = "".join(pieces)
+            else:
                 continue
-            lead, core, trail = split_token(token)
-            pieces = split_core(core)
-            changed = False
-            for j, o, _ in self._slots(token):
-                reading = chosen.get((i, j))
-                if reading is None or reading == (o,):
-                    continue
-                piece = pieces[j]
-                starts = np.cumsum([0, *map(len, reading)])
-                pieces[j] = " ".join(
-                    match_case(p, piece[s:]) for p, s in zip(reading, starts, strict=False)
-                )
-                changed = True
-            if changed:
-                out[i] = lead + "".join(pieces) + trail
+            if core and self.punctuation is not None:
+                lead, trail = self.punctuation(lead, trail)
+            out[i] = lead + core + trail
         return out

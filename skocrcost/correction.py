@@ -12,7 +12,13 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._noisy_channel import NoisyChannelDecoder, correctable, lm_sentence
+from ._noisy_channel import (
+    NoisyChannelDecoder,
+    PunctuationRules,
+    correctable,
+    lm_sentence,
+    training_words,
+)
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
 from ._variants import SpellingVariants
 from .estimator import EditCostEstimator
@@ -137,6 +143,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         to its score, so 1 uses the learned ``P(variant)`` as it is, larger
         values keep more tokens as variants, and 0 switches variants off.
         Used by :meth:`predict` and :meth:`correct`; changing it needs no refit.
+    fix_punctuation : bool, default=False
+        In :meth:`correct` and :meth:`predict` on sequences, replace the
+        punctuation before and after each word by what the training pairs show
+        it usually stands for (:attr:`punctuation_rules_`: OCR ``,.`` for
+        ``,``, a stray ``'``); False keeps the punctuation as it is.
     beam_width : int, default=8
         In :meth:`correct` and :meth:`predict` on sequences, the hypotheses the
         search over a line's readings keeps after each word (the cheapest; those
@@ -173,6 +184,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         truth tokens that are such variants) and ``variants_.surprisal(x,
         words)`` ``Z_v * cost_v(x, w) - ln P(variant)`` for each ``w``.  None
         when no truth word gives a pair (then ``variant_weight`` changes nothing).
+    punctuation_rules_ : object
+        What the punctuation around an OCR word stands for, learned from the
+        training pairs whose cores agree (ignoring case):
+        ``punctuation_rules_.lead`` and ``.trail`` map an OCR word's leading
+        and trailing punctuation to the truth's most frequent one, where that
+        differs, is the majority and occurs at least 3 times.  Used with
+        ``fix_punctuation``.
 
     Examples
     --------
@@ -219,6 +237,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "join_cost": [Interval(Real, None, None, closed="neither"), None],
         "recurrence_weight": [Interval(Real, 0, None, closed="left")],
         "variant_weight": [Interval(Real, 0, None, closed="left")],
+        "fix_punctuation": ["boolean"],
         "beam_width": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
     }
@@ -239,6 +258,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         join_cost=None,
         recurrence_weight=0.0,
         variant_weight=0.0,
+        fix_punctuation=False,
         beam_width=8,
         n_jobs=None,
     ):
@@ -255,6 +275,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.join_cost = join_cost
         self.recurrence_weight = recurrence_weight
         self.variant_weight = variant_weight
+        self.fix_punctuation = fix_punctuation
         self.beam_width = beam_width
         self.n_jobs = n_jobs
 
@@ -265,8 +286,15 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ----------
         X : sequence of str, or sequence of sequences of str
             OCR tokens; or token sequences (the tokens of one line each, in
-            reading order), which :meth:`predict` and :meth:`score` then correct
-            in context with the language model.
+            reading order, punctuation and all), which :meth:`predict` and
+            :meth:`score` then correct in context with the language model.
+            Sequences are read as :meth:`correct` reads a line: each pair of
+            tokens gives the pairs of words of its cores (punctuation stripped,
+            cut at inner punctuation such as hyphens), and the costs and word
+            prior are learned from those; a pair of tokens with more words on
+            one side, or words whose lengths differ by more than a third, is
+            a split or merged word and is left out
+            (:func:`skocrcost._noisy_channel.training_words`).
         y : sequence of str, or sequence of sequences of str
             Their true forms, shaped like ``X`` (one truth token per OCR token).
 
@@ -283,12 +311,16 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self._check_correct_params()
         if _is_sequences(X):
             X_seq, y_seq = _check_sequence_pairs(X, y)
-            X = [t for seq in X_seq for t in seq]
-            y = [t for seq in y_seq for t in seq]
+            tokens = ([t for seq in X_seq for t in seq], [t for seq in y_seq for t in seq])
+            X, y = training_words(*tokens)
             if not X:
-                raise ValueError("X has no token; at least one is needed")
+                raise ValueError(
+                    "X has no pair of words to learn from (tokens without a word, or "
+                    "only split and merged words); at least one is needed"
+                )
         else:
             X, y = check_pairs(X, y)
+            tokens = (X, y)
             y_seq = [y]  # flat tokens: one running text
         truth_counts = Counter(y)
         if self.lexicon is None:
@@ -314,6 +346,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         outside = [w for w in y if w not in in_lexicon]
         spelling = _Spelling(outside or y)  # what words missing from the lexicon look like
         variants = SpellingVariants(estimator).fit(y, lexicon)
+        punctuation = PunctuationRules(*tokens)
         channel = getattr(estimator, "channel_", None)
         scale = float(channel.normaliser) if channel is not None else 1.0
 
@@ -327,6 +360,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.log_oov_ = log_oov
         self.spelling_ = spelling
         self.variants_ = variants
+        self.punctuation_rules_ = punctuation
         self.scale_ = scale
         return self
 
@@ -370,6 +404,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_number(self.recurrence_weight, "recurrence_weight", low=0)
         check_number(self.variant_weight, "variant_weight", low=0)
         check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
+        if not isinstance(self.fix_punctuation, (bool, np.bool_)):
+            raise TypeError(
+                f"fix_punctuation must be a bool, got {type(self.fix_punctuation).__name__}"
+            )
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -542,6 +580,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             variant_cost=variant if self.variants_ is not None else None,
             variant_offset=offset / scale,
             beam_width=int(self.beam_width),
+            punctuation=self.punctuation_rules_ if self.fix_punctuation else None,
             **self._candidate_indexes_,
         )
 

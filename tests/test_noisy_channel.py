@@ -13,12 +13,14 @@ from sklearn.base import clone
 from skocrcost import EditCostEstimator, EditDistanceNeighbors, KatzBackoffLM, WeightedLevenshtein
 from skocrcost._noisy_channel import (
     NoisyChannelDecoder,
+    PunctuationRules,
     aligned_tokens,
     lm_sentence,
     match_case,
     split_core,
     split_token,
-    word_pairs,
+    token_pairs,
+    training_words,
 )
 
 TRUTH = ["the book", "his house", "his book", "the house", "in his house"]
@@ -41,6 +43,12 @@ def test_tokens_keep_punctuation_case_and_spacing():
     assert match_case("his", "HLS") == "HIS"
     assert match_case("his", "Hls") == "His"
     assert match_case("his", "hls") == "his"
+    # Mostly capitals reads as all capitals: OCR confuses the case of look-alike letters.
+    assert match_case("female", "FEssALE") == "FEMALE"
+    assert match_case("assault", "ASSAuT") == "ASSAULT"
+    assert match_case("of", "Of") == "Of"  # one capital of two letters: not a majority
+    assert match_case("of", "O") == "Of"  # a single capital letter: a capital first
+    assert match_case("court", "CoUrt") == "Court"  # 2 capitals of 5 letters: no majority
     assert lm_sentence('  "The book," he said.') == ["the", "book", "he", "said"]
     # Inner punctuation separates words; apostrophes and combining marks do not.
     assert split_core("cafe\u0301s-bar") == ["cafe\u0301s", "-", "bar"]
@@ -71,11 +79,46 @@ def test_lines_are_aligned_token_by_token_into_training_words():
         ],
         [("Russell-strect,", "Russell-street,"), ("12", "12")],
     ]
-    X, y = word_pairs(ocr, truth)
-    # "satonthe" for "the" is a merge, not a misread: dropped; words lower-cased,
-    # cut at the hyphen, punctuation stripped.
-    assert X == [["tbe", "cat", "mat"], ["russell", "strect", "12"]]
-    assert y == [["the", "cat", "mat"], ["russell", "street", "12"]]
+    X, y = token_pairs(ocr, truth)
+    # The tokens on both sides of the alignment, as they are.
+    assert X == [["Tbe", "cat", "satonthe", "mat."], ["Russell-strect,", "12"]]
+    assert y == [["The", "cat", "the", "mat."], ["Russell-street,", "12"]]
+    # The channel's word pairs: "satonthe" for "the" is a merge, not a misread:
+    # dropped; cores cut at the hyphen, punctuation stripped.
+    words = training_words([t for s in X for t in s], [t for s in y for t in s])
+    assert words == (
+        ["Tbe", "cat", "mat", "Russell", "strect", "12"],
+        ["The", "cat", "mat", "Russell", "street", "12"],
+    )
+    # A pair whose word counts differ is a split or merge: dropped.
+    assert training_words(["to-day", "ofthe"], ["today", "of-the"]) == ([], [])
+
+
+def test_punctuation_rules_are_the_majority_truth_of_each_ocr_affix():
+    ocr = ["cat,.", "dog,.", "hat,.", "mat,.", "'tis", "'twas", "'the", "Fox.", "ox.", "a,."]
+    truth = ["cat,", "dog,", "hat,", "mat.", "'tis", "'twas", "the", "fox,", "ox.", "b,"]
+    rules = PunctuationRules(ocr, truth)
+    # ",." is "," in three of four pairs whose cores agree ("a" vs "b" is no evidence).
+    assert rules.trail == {",.": ","}
+    # "'" stays: "'tis" and "'twas" keep it, 2 of 3; "." is kept in 1 of 2: no majority.
+    assert rules.lead == {}
+    assert rules("", ",.") == ("", ",")
+    assert rules("(", ".") == ("(", ".")  # punctuation never seen stays
+    # Fewer than MIN_COUNT occurrences make no rule.
+    assert PunctuationRules(ocr[:2], truth[:2]).trail == {}
+
+
+def test_decoder_fixes_punctuation_around_words_only_when_asked():
+    rules = PunctuationRules(["a,.", "b,.", "c,.", "'d"], ["a,", "b,", "c,", "d"])
+    text = ["Tbe book,. his ,. house,.", "tbe- book,."]
+    plain = decoder(["the", "his", "house", "book"], reject_cost=3.0)
+    assert plain.correct_lines(text) == ["The book,. his ,. house,.", "the- book,."]
+    fixed = decoder(["the", "his", "house", "book"], reject_cost=3.0, punctuation=rules)
+    # A token without a core ("," and ".") is punctuation, not a word's: it stays.
+    assert fixed.correct_lines(text) == ["The book, his ,. house,", "the- book,"]
+    # Joined tokens take the first's leading and the second's trailing punctuation.
+    joins = decoder(["the", "book", "notebook"], reject_cost=3.0, join_cost=0.0, punctuation=rules)
+    assert joins.correct_lines(["note- book,."]) == ["notebook,"]
 
 
 def test_out_of_lexicon_words_stay_unless_a_candidate_is_cheaper_than_rejecting():
@@ -290,8 +333,10 @@ def _benchmark_corrector(ocr_lines, truth_lines, **params):
     from skocrcost import OCRCorrector
 
     scowl = shared_path("lexicon", "british-english").read_text(encoding="utf-8").split()
-    X_seq, y_seq = word_pairs(ocr_lines, truth_lines)
-    freq = Counter(w for s in y_seq for w in s)
+    X_seq, y_seq = (
+        [[t.lower() for t in s] for s in z] for z in token_pairs(ocr_lines, truth_lines)
+    )
+    freq = Counter(w for t in truth_lines for w in lm_sentence(t))
     seen = [w for w, c in freq.items() if c >= 2]
     lexicon = sorted(dict.fromkeys([w.lower() for w in scowl] + seen), key=lambda w: -freq[w])
     return OCRCorrector(
@@ -400,6 +445,39 @@ def test_ocr_corrector_corrects_running_text_with_the_language_model():
         OCRCorrector().fit([["a"], ["b", "c"]], [["a"], ["b"]])
     with pytest.raises(TypeError, match=r"X\[0\]"):
         OCRCorrector().fit([["a", 3]], [["a", "b"]])
+
+
+def test_the_corrector_learns_from_the_words_of_tokens_and_their_punctuation():
+    from skocrcost import OCRCorrector
+
+    ocr, truth = _sequences()
+    # The same lines with OCR punctuation: ",." for "," and a stray "'" before "house".
+    punct = {"book": ("book,.", "book,"), "house": ("'house", "house")}
+    ocr_p = [
+        [punct.get(t, (t, t))[0] if t in punct else o for o, t in zip(a, b)]
+        for a, b in zip(ocr, truth)
+    ]
+    truth_p = [[punct.get(t, (t, t))[1] for t in b] for b in truth]
+    fixer = _toy_corrector().fit(ocr_p, truth_p)
+    plain = _toy_corrector().fit(ocr, truth)
+    # The channel learns from the words of the tokens, punctuation stripped: the same
+    # costs as from the bare words, and no punctuation in the default lexicon.
+    for a, b in (("tbe", "the"), ("bis", "his"), ("book", "book")):
+        assert fixer.estimator_.metric_.distance(a, b) == plain.estimator_.metric_.distance(a, b)
+    default = clone(fixer).set_params(lexicon=None).fit(ocr_p, truth_p).lexicon_
+    assert set(default) == {"the", "book", "his", "house", "in", "Smyth", "Russell"}
+    assert fixer.punctuation_rules_.trail == {",.": ","}
+    assert fixer.punctuation_rules_.lead == {"'": ""}
+    text = "Tbe book,. in 'house,."
+    assert fixer.correct(text) == "The book,. in 'house,."  # punctuation kept by default
+    fixer.set_params(fix_punctuation=True)
+    assert fixer.correct(text) == "The book, in house,"
+    assert fixer.predict([["Tbe", "book,."]]) == [["The", "book,"]]
+    with pytest.raises(TypeError, match="fix_punctuation"):
+        fixer.set_params(fix_punctuation="yes").correct(text)
+    # Only split and merged words: nothing for the channel to learn from.
+    with pytest.raises(ValueError, match="no pair of words"):
+        OCRCorrector().fit([["ofthe", "--"]], [["of-the", "--"]])
 
 
 def test_the_corrector_cuts_joins_and_counts_in_correct_and_predict():
