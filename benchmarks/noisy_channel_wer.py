@@ -16,7 +16,7 @@ model).  The corrector learns the edit costs (EditCostEstimator, k = 0.03, with
 multi-character edits of up to two characters such as ``li -> h``:
 max_token_length = 2), the word prior, the out-of-lexicon model and the
 spelling-variant channel from those word pairs, the trigram KatzBackoffLM
-(d = 0.7) from the truth tokens and the punctuation rules from the token pairs,
+(d = 0.7) from the truth tokens and the punctuation and case rules from the token pairs,
 and decodes each line by a beam search of the corrector's default width (8).
 Lexicon: SCOWL british-english and american-english plus the words seen at least
 twice in the training truth, lower-cased, most frequent (in the training truth)
@@ -60,7 +60,7 @@ CORPORA = {
 }
 TUNE = {"bln600": 2000, "icdar2017": 3000}
 # Each parameter's grid includes its most conservative value (prior 1, margin 12,
-# no cut, no join, variant weight 100, punctuation kept), so the tuning can leave a text
+# no cut, no join, variant weight 100, punctuation and case kept), so the tuning can leave a text
 # nearly alone.
 # The LM's weight and the real-word prior are tuned together: a heavier LM pays off only
 # with a prior that keeps real words (one at a time, the descent missed better settings).
@@ -73,10 +73,11 @@ GRID = {
     "recurrence_weight": [0.0, 3.0, 6.0],
     "variant_weight": [0.0, 1.0, 10.0, 100.0],
     "fix_punctuation": [False, True],
+    "fix_case": [False, True],
 }
 START = {"lm_weight": 1.0, "real_word_prior": 0.99, "reject_margin": 0.0}
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
-START.update(fix_punctuation=False)
+START.update(fix_punctuation=False, fix_case=False)
 PASSES = 3
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
@@ -280,6 +281,7 @@ def main():
             {"recurrence_weight": 0.0},
             {"variant_weight": 0.0},
             {"fix_punctuation": False},
+            {"fix_case": False},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X[test], **{**best, **off})

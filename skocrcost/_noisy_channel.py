@@ -178,42 +178,143 @@ def training_words(ocr_tokens, truth_tokens, max_length_change=1 / 3):
     return xs, ys
 
 
-class PunctuationRules:
-    """What the punctuation around an OCR word stands for, learned from aligned tokens.
+def case_pattern(core):
+    """How a word is cased: "lower", "upper" (two letters or more), "capital" (first
+    letter only), "mixed", or "none" (no letter)."""
+    letters = [c for c in core if c.isalpha()]
+    if not letters:
+        return "none"
+    if all(c.islower() for c in letters):
+        return "lower"
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return "upper"
+    if letters[0].isupper() and all(c.islower() for c in letters[1:]):
+        return "capital"
+    return "mixed"
 
-    Counted over the token pairs whose cores agree (ignoring case), so that the
-    alignment is sure and the punctuation is all that differs: for each leading
-    (and each trailing) punctuation of the OCR side, the truth's.  A rule maps
-    it to the truth's most frequent one when that differs, makes up more than
-    half of its occurrences and occurs at least ``MIN_COUNT`` times (OCR ``,.``
-    and ``..`` for ``,`` and ``.``, a stray ``'`` or ``*``); every other
-    punctuation stays as it is.
+
+def _recase(core, pattern):
+    if pattern == "lower":
+        return core.lower()
+    if pattern == "upper":
+        return core.upper()
+    return core[:1].upper() + core[1:].lower()  # "capital"
+
+
+class SurfaceRules:
+    """What the punctuation and case of OCR words stand for, learned from aligned tokens.
+
+    Counted over the token pairs whose cores agree ignoring case, so that the
+    alignment is sure and the surface is all that differs:
+
+    * ``lead``: an OCR word's leading punctuation -> the truth's;
+    * ``trail``: its trailing punctuation, given what follows (``"end"`` of the
+      line, a word with a ``"capital"``, a ``"lower"``-case word, or ``"other"``)
+      -> the truth's: a ``.`` before a lower-case word is mostly a speck (``""``),
+      a ``,.`` is a ``,``;
+    * ``case``: a word (lower-cased), its case pattern (:func:`case_pattern`) and
+      whether it starts a sentence (the line's first token, or after ``.!?:``
+      and closing quotes) -> the truth's case pattern: OCR reads ``in`` as ``In``
+      inside a sentence.
+
+    A rule maps its key to the truth's most frequent value when that differs,
+    makes up more than half of the key's occurrences and occurs at least
+    ``MIN_COUNT`` times.  A key seen fewer times backs off to the rule of its
+    context-free key (``trail_any``: the trailing punctuation alone;
+    ``case_any``: the word and its case pattern), as Katz backs off to a
+    shorter context; everything else stays as it is.
+
+    Parameters
+    ----------
+    ocr_sequences, truth_sequences : list of list of str
+        The aligned tokens of each line, one truth token per OCR token.
     """
 
     MIN_COUNT = 3
 
-    def __init__(self, ocr_tokens, truth_tokens):
-        lead, trail = defaultdict(Counter), defaultdict(Counter)
-        for o, t in zip(ocr_tokens, truth_tokens, strict=True):
-            lo, co, to = split_token(o)
-            lt, ct, tt = split_token(t)
-            if co and co.lower() == ct.lower():
-                lead[lo][lt] += 1
-                trail[to][tt] += 1
-        self.lead = self._rules(lead)
-        self.trail = self._rules(trail)
+    def __init__(self, ocr_sequences, truth_sequences):
+        lead, trail, case = (defaultdict(Counter) for _ in range(3))
+        for xs, ys in zip(ocr_sequences, truth_sequences, strict=True):
+            for k, (o, t) in enumerate(zip(xs, ys, strict=True)):
+                lo, co, to = split_token(o)
+                lt, ct, tt = split_token(t)
+                if co and co.lower() == ct.lower():
+                    lead[lo][lt] += 1
+                    trail[to, self._follows(xs, k)][tt] += 1
+                    case[self._case_key(xs, k, co)][case_pattern(ct)] += 1
+        self.lead, _ = self._rules(lead, lambda key: key)
+        self.trail, self._trail_seen = self._rules(trail, lambda key: key[0])
+        self.trail_any, _ = self._rules(self._merged(trail, 1), lambda key: key)
+        self.case, self._case_seen = self._rules(case, lambda key: key[1])
+        self.case_any, _ = self._rules(self._merged(case, 2), lambda key: key[1])
 
-    def _rules(self, table):
-        rules = {}
-        for observed, truths in table.items():
+    def _rules(self, table, observed):
+        """The rules of ``table``, and the keys seen at least MIN_COUNT times."""
+        rules, seen = {}, set()
+        for key, truths in table.items():
+            if truths.total() < self.MIN_COUNT:
+                continue
+            seen.add(key)
             truth, count = truths.most_common(1)[0]
-            if truth != observed and count >= self.MIN_COUNT and 2 * count > truths.total():
-                rules[observed] = truth
-        return rules
+            # "mixed" and "none" are no case to put a word in.
+            if truth != observed(key) and 2 * count > truths.total() and truth != "mixed":
+                rules[key] = truth
+        return rules, seen
 
-    def __call__(self, lead, trail):
-        """The corrected ``(lead, trail)`` of a word."""
-        return self.lead.get(lead, lead), self.trail.get(trail, trail)
+    @staticmethod
+    def _merged(table, n):
+        """``table`` with its keys cut to their first ``n`` parts (their context dropped)."""
+        merged = defaultdict(Counter)
+        for key, truths in table.items():
+            merged[key[0] if n == 1 else key[:n]].update(truths)
+        return merged
+
+    @staticmethod
+    def _backed_off(rules, seen, key, any_rules, any_key, default):
+        if key in rules:
+            return rules[key]
+        return default if key in seen else any_rules.get(any_key, default)
+
+    @staticmethod
+    def _follows(tokens, k):
+        """What follows token ``k``: "end", or the case of the next token's first letter."""
+        if k + 1 == len(tokens):
+            return "end"
+        first = split_token(tokens[k + 1])[1][:1]
+        return "capital" if first.isupper() else "lower" if first.islower() else "other"
+
+    @staticmethod
+    def _case_key(tokens, k, core):
+        starts = k == 0 or tokens[k - 1][-1:] in ".!?:\"'\u201d\u2019"
+        return core.lower(), case_pattern(core), starts
+
+    def apply(self, tokens, punctuation=True, case=True):
+        """The tokens of a line with the rules applied.
+
+        Empty tokens (joined to the one before) stay empty and are skipped as
+        neighbours.
+        """
+        out = list(tokens)
+        present = [k for k, token in enumerate(tokens) if token]
+        line = [tokens[k] for k in present]
+        for k, token in enumerate(line):
+            lead, core, trail = split_token(token)
+            if not core:
+                continue
+            if punctuation:
+                lead = self.lead.get(lead, lead)
+                key = (trail, self._follows(line, k))
+                trail = self._backed_off(
+                    self.trail, self._trail_seen, key, self.trail_any, trail, trail
+                )
+            if case:
+                key = self._case_key(line, k, core)
+                pattern = self._backed_off(
+                    self.case, self._case_seen, key, self.case_any, key[:2], None
+                )
+                core = core if pattern is None else _recase(core, pattern)
+            out[present[k]] = lead + core + trail
+        return out
 
 
 class _Readings(NamedTuple):
@@ -293,10 +394,9 @@ class NoisyChannelDecoder:
     metric : WeightedLevenshtein or None
         The channel costs when the indexes search by other (upper-bound) costs:
         the words found are rescored by it.  None: the indexes' own costs.
-    punctuation : callable or None
-        ``punctuation(lead, trail)``: the corrected leading and trailing
-        punctuation of every token with a core (:class:`PunctuationRules`);
-        None keeps the punctuation.
+    surface : callable or None
+        ``surface(tokens)``: a line's corrected tokens with their punctuation
+        and case fixed (:meth:`SurfaceRules.apply`); None keeps them.
     """
 
     def __init__(
@@ -317,10 +417,10 @@ class NoisyChannelDecoder:
         beam_width=8,
         seen_neighbors=None,
         metric=None,
-        punctuation=None,
+        surface=None,
     ):
         self.neighbors = neighbors
-        self.punctuation = punctuation
+        self.surface = surface
         self.seen_neighbors = seen_neighbors
         self.metric = metric
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
@@ -754,7 +854,5 @@ class NoisyChannelDecoder:
                 core = "".join(pieces)
             else:
                 continue
-            if core and self.punctuation is not None:
-                lead, trail = self.punctuation(lead, trail)
             out[i] = lead + core + trail
-        return out
+        return out if self.surface is None else self.surface(out)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -14,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._noisy_channel import (
     NoisyChannelDecoder,
-    PunctuationRules,
+    SurfaceRules,
     correctable,
     lm_sentence,
     training_words,
@@ -146,8 +147,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     fix_punctuation : bool, default=False
         In :meth:`correct` and :meth:`predict` on sequences, replace the
         punctuation before and after each word by what the training pairs show
-        it usually stands for (:attr:`punctuation_rules_`: OCR ``,.`` for
-        ``,``, a stray ``'``); False keeps the punctuation as it is.
+        it usually stands for (:attr:`surface_rules_`: OCR ``,.`` for ``,``, a
+        ``.`` before a lower-case word for nothing); False keeps it as it is.
+    fix_case : bool, default=False
+        In :meth:`correct` and :meth:`predict` on sequences, recase a word as
+        the training pairs show that word in that case pattern and position
+        usually is (:attr:`surface_rules_`: OCR ``In`` inside a sentence for
+        ``in``); False keeps the case pattern of the OCR word.
     beam_width : int, default=8
         In :meth:`correct` and :meth:`predict` on sequences, the hypotheses the
         search over a line's readings keeps after each word (the cheapest; those
@@ -184,13 +190,17 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         truth tokens that are such variants) and ``variants_.surprisal(x,
         words)`` ``Z_v * cost_v(x, w) - ln P(variant)`` for each ``w``.  None
         when no truth word gives a pair (then ``variant_weight`` changes nothing).
-    punctuation_rules_ : object
-        What the punctuation around an OCR word stands for, learned from the
-        training pairs whose cores agree (ignoring case):
-        ``punctuation_rules_.lead`` and ``.trail`` map an OCR word's leading
-        and trailing punctuation to the truth's most frequent one, where that
-        differs, is the majority and occurs at least 3 times.  Used with
-        ``fix_punctuation``.
+    surface_rules_ : object
+        What the punctuation and case of an OCR word stand for, learned from
+        the training pairs whose cores agree ignoring case
+        (:class:`skocrcost._noisy_channel.SurfaceRules`): ``.lead`` maps an OCR
+        word's leading punctuation to the truth's, ``.trail`` its trailing
+        punctuation and what follows it (``"end"`` of the line, a word with a
+        ``"capital"``, a ``"lower"``-case word, ``"other"``), ``.case`` the
+        word, its case pattern and whether it starts a sentence to the truth's
+        case pattern; each where the truth's most frequent value differs, is
+        the majority and occurs at least 3 times.  Used with
+        ``fix_punctuation`` and ``fix_case``.
 
     Examples
     --------
@@ -238,6 +248,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "recurrence_weight": [Interval(Real, 0, None, closed="left")],
         "variant_weight": [Interval(Real, 0, None, closed="left")],
         "fix_punctuation": ["boolean"],
+        "fix_case": ["boolean"],
         "beam_width": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
     }
@@ -259,6 +270,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         recurrence_weight=0.0,
         variant_weight=0.0,
         fix_punctuation=False,
+        fix_case=False,
         beam_width=8,
         n_jobs=None,
     ):
@@ -276,6 +288,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.recurrence_weight = recurrence_weight
         self.variant_weight = variant_weight
         self.fix_punctuation = fix_punctuation
+        self.fix_case = fix_case
         self.beam_width = beam_width
         self.n_jobs = n_jobs
 
@@ -311,8 +324,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self._check_correct_params()
         if _is_sequences(X):
             X_seq, y_seq = _check_sequence_pairs(X, y)
-            tokens = ([t for seq in X_seq for t in seq], [t for seq in y_seq for t in seq])
-            X, y = training_words(*tokens)
+            X, y = training_words(
+                [t for seq in X_seq for t in seq], [t for seq in y_seq for t in seq]
+            )
             if not X:
                 raise ValueError(
                     "X has no pair of words to learn from (tokens without a word, or "
@@ -320,8 +334,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
                 )
         else:
             X, y = check_pairs(X, y)
-            tokens = (X, y)
-            y_seq = [y]  # flat tokens: one running text
+            X_seq, y_seq = [X], [y]  # flat tokens: one running text
         truth_counts = Counter(y)
         if self.lexicon is None:
             # Most frequent first (ties: first seen), the tie-break convention.
@@ -346,7 +359,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         outside = [w for w in y if w not in in_lexicon]
         spelling = _Spelling(outside or y)  # what words missing from the lexicon look like
         variants = SpellingVariants(estimator).fit(y, lexicon)
-        punctuation = PunctuationRules(*tokens)
+        surface = SurfaceRules(X_seq, y_seq)
         channel = getattr(estimator, "channel_", None)
         scale = float(channel.normaliser) if channel is not None else 1.0
 
@@ -360,7 +373,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.log_oov_ = log_oov
         self.spelling_ = spelling
         self.variants_ = variants
-        self.punctuation_rules_ = punctuation
+        self.surface_rules_ = surface
         self.scale_ = scale
         return self
 
@@ -404,10 +417,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_number(self.recurrence_weight, "recurrence_weight", low=0)
         check_number(self.variant_weight, "variant_weight", low=0)
         check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
-        if not isinstance(self.fix_punctuation, (bool, np.bool_)):
-            raise TypeError(
-                f"fix_punctuation must be a bool, got {type(self.fix_punctuation).__name__}"
-            )
+        for name in ("fix_punctuation", "fix_case"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool, got {type(getattr(self, name)).__name__}")
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -580,8 +592,18 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             variant_cost=variant if self.variants_ is not None else None,
             variant_offset=offset / scale,
             beam_width=int(self.beam_width),
-            punctuation=self.punctuation_rules_ if self.fix_punctuation else None,
+            surface=self._surface(),
             **self._candidate_indexes_,
+        )
+
+    def _surface(self):
+        """The decoder's fixer of punctuation and case (None when both are off)."""
+        if not (self.fix_punctuation or self.fix_case):
+            return None
+        return partial(
+            self.surface_rules_.apply,
+            punctuation=bool(self.fix_punctuation),
+            case=bool(self.fix_case),
         )
 
     def score(self, X, y):

@@ -13,7 +13,7 @@ from sklearn.base import clone
 from skocrcost import EditCostEstimator, EditDistanceNeighbors, KatzBackoffLM, WeightedLevenshtein
 from skocrcost._noisy_channel import (
     NoisyChannelDecoder,
-    PunctuationRules,
+    SurfaceRules,
     aligned_tokens,
     lm_sentence,
     match_case,
@@ -94,31 +94,59 @@ def test_lines_are_aligned_token_by_token_into_training_words():
     assert training_words(["to-day", "ofthe"], ["today", "of-the"]) == ([], [])
 
 
-def test_punctuation_rules_are_the_majority_truth_of_each_ocr_affix():
-    ocr = ["cat,.", "dog,.", "hat,.", "mat,.", "'tis", "'twas", "'the", "Fox.", "ox.", "a,."]
-    truth = ["cat,", "dog,", "hat,", "mat.", "'tis", "'twas", "the", "fox,", "ox.", "b,"]
-    rules = PunctuationRules(ocr, truth)
-    # ",." is "," in three of four pairs whose cores agree ("a" vs "b" is no evidence).
-    assert rules.trail == {",.": ","}
-    # "'" stays: "'tis" and "'twas" keep it, 2 of 3; "." is kept in 1 of 2: no majority.
-    assert rules.lead == {}
-    assert rules("", ",.") == ("", ",")
-    assert rules("(", ".") == ("(", ".")  # punctuation never seen stays
+def _surface_rules():
+    ocr = ["cat. sat", "dog. ran", "hat. fell", "ran. He", "sat. He", "fell. He", "It ran."]
+    truth = ["cat sat", "dog ran", "hat fell", "ran. He", "sat. He", "fell. He", "It ran."]
+    ocr += ["go In it", "sat In it", "ran In it", "In it", "*and 'tis", "*and 'twas", "*and 'the"]
+    truth += ["go in it", "sat in it", "ran in it", "In it", "and 'tis", "and 'twas", "and the"]
+    ocr += ["a,. b", "c,. d", "e,. f", "g,. h", "x y", "v w"]
+    truth += ["a, b", "c, d", "e, f", "g. h", "x z", "v w"]  # "y" vs "z": no evidence
+    return SurfaceRules([t.split() for t in ocr], [t.split() for t in truth])
+
+
+def test_surface_rules_are_the_majority_truth_of_each_ocr_surface_in_context():
+    rules = _surface_rules()
+    # A "." before a lower-case word is a speck (3 of 3), before a capital it stays
+    # (3 of 3); ",." is "," (3 of 4).
+    assert rules.trail == {(".", "lower"): "", (",.", "lower"): ","}
+    # Without its context "." is kept 4 times of 7: no rule; ",." is "," 3 times of 4.
+    assert rules.trail_any == {",.": ","}
+    # "*" is nothing, 3 of 3; "'" is kept in 2 of 3 pairs: no rule.
+    assert rules.lead == {"*": ""}
+    # "In" inside a sentence is "in" (3 of 3); at a sentence's start it is seen once.
+    assert rules.case == {("in", "capital", False): "lower"}
+    assert rules.case_any == {("in", "capital"): "lower"}
+    assert rules.apply(["cat.", "sat", "In", "it."]) == ["cat", "sat", "in", "it."]
+    assert rules.apply(["cat.", "sat", "In"], case=False) == ["cat", "sat", "In"]
+    assert rules.apply(["cat.", "sat", "In"], punctuation=False) == ["cat.", "sat", "in"]
+    # "." before a capital was seen 3 times and kept: no back-off to "." alone. Seen
+    # fewer times, a context backs off: ",." at the end, "In" at a sentence's start.
+    assert rules.apply(["cat.", "Tom", "x,."]) == ["cat.", "Tom", "x,"]
+    assert rules.apply(["In", "it"]) == ["in", "it"]
+    # Tokens without a word, empty tokens and unseen punctuation stay.
+    assert rules.apply(["*", "", "(cat);", "sat", "In"]) == ["*", "", "(cat);", "sat", "in"]
     # Fewer than MIN_COUNT occurrences make no rule.
-    assert PunctuationRules(ocr[:2], truth[:2]).trail == {}
+    few = SurfaceRules([["a,.", "In"], ["b,.", "In"]], [["a,", "in"], ["b,", "in"]])
+    assert few.lead == few.trail == few.trail_any == few.case == few.case_any == {}
 
 
-def test_decoder_fixes_punctuation_around_words_only_when_asked():
-    rules = PunctuationRules(["a,.", "b,.", "c,.", "'d"], ["a,", "b,", "c,", "d"])
-    text = ["Tbe book,. his ,. house,.", "tbe- book,."]
-    plain = decoder(["the", "his", "house", "book"], reject_cost=3.0)
-    assert plain.correct_lines(text) == ["The book,. his ,. house,.", "the- book,."]
-    fixed = decoder(["the", "his", "house", "book"], reject_cost=3.0, punctuation=rules)
-    # A token without a core ("," and ".") is punctuation, not a word's: it stays.
-    assert fixed.correct_lines(text) == ["The book, his ,. house,", "the- book,"]
+def test_decoder_fixes_punctuation_and_case_only_when_asked():
+    rules = _surface_rules()
+    text = ["Tbe book. bis ,. house In his house", "tbe- book. his"]
+    lexicon = ["the", "his", "house", "book"]
+    plain = decoder(lexicon, reject_cost=3.0)
+    assert plain.correct_lines(text) == [
+        "The book. his ,. house In his house",
+        "the- book. his",
+    ]
+    fixed = decoder(lexicon, reject_cost=3.0, surface=rules.apply)
+    # A token without a word ("," and ".") is punctuation, not a word's: it stays.
+    assert fixed.correct_lines(text) == ["The book his ,. house in his house", "the- book his"]
     # Joined tokens take the first's leading and the second's trailing punctuation.
-    joins = decoder(["the", "book", "notebook"], reject_cost=3.0, join_cost=0.0, punctuation=rules)
-    assert joins.correct_lines(["note- book,."]) == ["notebook,"]
+    joins = decoder(
+        ["the", "book", "notebook"], reject_cost=3.0, join_cost=0.0, surface=rules.apply
+    )
+    assert joins.correct_lines(["*note- book. the"]) == ["notebook the"]
 
 
 def test_out_of_lexicon_words_stay_unless_a_candidate_is_cheaper_than_rejecting():
@@ -451,30 +479,41 @@ def test_the_corrector_learns_from_the_words_of_tokens_and_their_punctuation():
     from skocrcost import OCRCorrector
 
     ocr, truth = _sequences()
-    # The same lines with OCR punctuation: ",." for "," and a stray "'" before "house".
-    punct = {"book": ("book,.", "book,"), "house": ("'house", "house")}
+    # The same lines with OCR punctuation and case: ",." for "," and a stray "'" before
+    # "house", and "In" for the "in" that starts a line.
+    punct = {"book": ("book,.", "book,"), "house": ("'house", "house"), "in": ("In", "in")}
     ocr_p = [
         [punct.get(t, (t, t))[0] if t in punct else o for o, t in zip(a, b)]
         for a, b in zip(ocr, truth)
     ]
     truth_p = [[punct.get(t, (t, t))[1] for t in b] for b in truth]
     fixer = _toy_corrector().fit(ocr_p, truth_p)
-    plain = _toy_corrector().fit(ocr, truth)
+    cores = ([[split_token(t)[1] for t in seq] for seq in z] for z in (ocr_p, truth_p))
+    plain = _toy_corrector().fit(*cores)
     # The channel learns from the words of the tokens, punctuation stripped: the same
     # costs as from the bare words, and no punctuation in the default lexicon.
-    for a, b in (("tbe", "the"), ("bis", "his"), ("book", "book")):
+    for a, b in (("tbe", "the"), ("bis", "his"), ("book", "book"), ("in", "in")):
         assert fixer.estimator_.metric_.distance(a, b) == plain.estimator_.metric_.distance(a, b)
     default = clone(fixer).set_params(lexicon=None).fit(ocr_p, truth_p).lexicon_
     assert set(default) == {"the", "book", "his", "house", "in", "Smyth", "Russell"}
-    assert fixer.punctuation_rules_.trail == {",.": ","}
-    assert fixer.punctuation_rules_.lead == {"'": ""}
-    text = "Tbe book,. in 'house,."
-    assert fixer.correct(text) == "The book,. in 'house,."  # punctuation kept by default
-    fixer.set_params(fix_punctuation=True)
-    assert fixer.correct(text) == "The book, in house,"
-    assert fixer.predict([["Tbe", "book,."]]) == [["The", "book,"]]
-    with pytest.raises(TypeError, match="fix_punctuation"):
-        fixer.set_params(fix_punctuation="yes").correct(text)
+    # "book" ends its lines; "In" starts them.
+    assert fixer.surface_rules_.trail == {(",.", "end"): ","}
+    assert fixer.surface_rules_.lead == {"'": ""}
+    assert fixer.surface_rules_.case == {("in", "capital", True): "lower"}
+    text = "In 'house,. Tbe book,."
+    assert fixer.correct(text) == "In 'house,. The book,."  # kept by default
+    # ",." before a capital was never seen: it backs off to ",." anywhere, ",".
+    assert fixer.surface_rules_.trail_any == {",.": ","}
+    assert fixer.set_params(fix_punctuation=True).correct(text) == "In house, The book,"
+    assert fixer.set_params(fix_case=True).correct(text) == "in house, The book,"
+    assert fixer.set_params(fix_punctuation=False).correct(text) == "in 'house,. The book,."
+    assert fixer.predict([["In", "Tbe", "book,."]]) == [["in", "The", "book,."]]
+    for name in ("fix_punctuation", "fix_case"):
+        with pytest.raises(TypeError, match=name):
+            clone(fixer).set_params(**{name: "yes"}).fit(ocr_p, truth_p)
+        with pytest.raises(TypeError, match=name):
+            fixer.set_params(**{name: "yes"}).correct(text)
+        fixer.set_params(**{name: False})
     # Only split and merged words: nothing for the channel to learn from.
     with pytest.raises(ValueError, match="no pair of words"):
         OCRCorrector().fit([["ofthe", "--"]], [["of-the", "--"]])
