@@ -8,16 +8,17 @@ lines before them tune the decoding parameters of ``GRID`` by WER (coordinate
 descent from the corrector's defaults: one parameter at a time over its grid
 (the LM's weight and the real-word prior together, over their joint grid),
 the others fixed, until a whole pass changes nothing; at most ``PASSES``), and
-the rest train an ``OCRCorrector`` in sequence mode: the training lines are aligned token
-by token (word-level Levenshtein, ``token_pairs``) and lower-cased; ``fit`` cuts
-each aligned pair of cores into words and drops pairs whose lengths differ by
-more than a third (split and merged words, which a word-for-word channel cannot
-model).  The corrector learns the edit costs (EditCostEstimator, k = 0.03, with
-multi-character edits of up to two characters such as ``li -> h``:
-max_token_length = 2), the word prior, the out-of-lexicon model and the
-spelling-variant channel from those word pairs, the trigram KatzBackoffLM
-(d = 0.7) from the truth tokens and the punctuation and case rules from the token pairs,
-and decodes each line by a beam search of the corrector's default width (8).
+the rest train an ``OCRCorrector`` in sequence mode: the training lines are
+aligned token by token (word-level Levenshtein, ``token_pairs``); ``fit`` cuts
+each aligned pair of cores into words (lower-cased, as the lexicon is) and
+drops pairs whose lengths differ by more than a third (split and merged words,
+which a word-for-word channel cannot model).  The corrector learns the edit
+costs (EditCostEstimator, k = 0.03, with multi-character edits of up to two
+characters such as ``li -> h``: max_token_length = 2), the word prior, the
+out-of-lexicon model and the spelling-variant channel from those word pairs,
+the trigram KatzBackoffLM (d = 0.7) from the truth tokens and the punctuation
+and case rules from the token pairs, and decodes each line by a beam search
+of the corrector's default width (8).
 Lexicon: SCOWL british-english and american-english plus the words seen at least
 twice in the training truth, lower-cased, most frequent (in the training truth)
 first.
@@ -211,9 +212,7 @@ def main():
         tune = slice(len(X) - n_test - n_tune, len(X) - n_test)
         train = slice(0, len(X) - n_test - n_tune)
         enc = Tokens()
-        # Lower-cased: the channel learns the misreadings of letters, not of their case.
-        pairs = token_pairs(X[train], y[train])
-        X_seq, y_seq = ([[t.lower() for t in s] for s in z] for z in pairs)
+        X_seq, y_seq = token_pairs(X[train], y[train])
         freq = Counter(w for t in y[train] for w in lm_sentence(t))
         seen = [w for w, c in freq.items() if c >= 2]
         lexicon = sorted(dict.fromkeys(w.lower() for w in scowl + seen), key=lambda w: -freq[w])

@@ -303,11 +303,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             :meth:`score` then correct in context with the language model.
             Sequences are read as :meth:`correct` reads a line: each pair of
             tokens gives the pairs of words of its cores (punctuation stripped,
-            cut at inner punctuation such as hyphens), and the costs and word
-            prior are learned from those; a pair of tokens with more words on
-            one side, or words whose lengths differ by more than a third, is
+            cut at inner punctuation such as hyphens), each word as it is looked
+            up (lower-cased unless it is a ``lexicon`` word), and the costs and
+            word prior are learned from those; a pair of tokens with more words
+            on one side, or words whose lengths differ by more than a third, is
             a split or merged word and is left out
-            (:func:`skocrcost._noisy_channel.training_words`).
+            (:func:`skocrcost._noisy_channel.training_words`).  The
+            punctuation and case rules are learned from the tokens as they are.
         y : sequence of str, or sequence of sequences of str
             Their true forms, shaped like ``X`` (one truth token per OCR token).
 
@@ -322,6 +324,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
         self._check_correct_params()
+        lexicon = None
+        if self.lexicon is not None:
+            lexicon = list(dict.fromkeys(check_strings(self.lexicon, "lexicon")))
         if _is_sequences(X):
             X_seq, y_seq = _check_sequence_pairs(X, y)
             X, y = training_words(
@@ -332,15 +337,18 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
                     "X has no pair of words to learn from (tokens without a word, or "
                     "only split and merged words); at least one is needed"
                 )
+            if lexicon is not None:
+                # Each word as correct() looks it up: lower-cased unless a lexicon word,
+                # so the channel learns misread letters, not capitals.
+                words = set(lexicon)
+                X, y = ([w if w in words else w.lower() for w in z] for z in (X, y))
         else:
             X, y = check_pairs(X, y)
             X_seq, y_seq = [X], [y]  # flat tokens: one running text
         truth_counts = Counter(y)
-        if self.lexicon is None:
+        if lexicon is None:
             # Most frequent first (ties: first seen), the tie-break convention.
             lexicon = sorted(truth_counts, key=truth_counts.get, reverse=True)
-        else:
-            lexicon = list(dict.fromkeys(check_strings(self.lexicon, "lexicon")))
         estimator = clone(self.estimator if self.estimator is not None else EditCostEstimator())
         estimator.fit(X, y)
         neighbors = EditDistanceNeighbors(metric=estimator, n_jobs=self.n_jobs).fit(lexicon)

@@ -362,9 +362,7 @@ def _benchmark_corrector(ocr_lines, truth_lines, **params):
     from skocrcost import OCRCorrector
 
     scowl = shared_path("lexicon", "british-english").read_text(encoding="utf-8").split()
-    X_seq, y_seq = (
-        [[t.lower() for t in s] for s in z] for z in token_pairs(ocr_lines, truth_lines)
-    )
+    X_seq, y_seq = token_pairs(ocr_lines, truth_lines)
     freq = Counter(w for t in truth_lines for w in lm_sentence(t))
     seen = [w for w, c in freq.items() if c >= 2]
     lexicon = sorted(dict.fromkeys([w.lower() for w in scowl] + seen), key=lambda w: -freq[w])
@@ -416,10 +414,10 @@ def test_context_aware_correction_beats_channel_only_on_bln600():
     # The search over each line's readings makes fewer errors than greedy decoding with
     # that setting (1,195 -> 1,170; raw OCR 1,594).
     assert errors["cuts, joins, recurrences"] < errors["the same, greedy"]
-    # The learned punctuation rules remove more (1,170 -> 1,149); the case rules change
-    # nothing here (1,149), and must not add errors.
+    # The learned punctuation rules remove more (1,170 -> 1,152), and so do the case
+    # rules (1,152 -> 1,142).
     assert errors["punctuation"] <= errors["cuts, joins, recurrences"] - 15
-    assert errors["punctuation and case"] <= errors["punctuation"]
+    assert errors["punctuation and case"] <= errors["punctuation"] - 5
 
 
 @pytest.mark.parametrize("prior", [0.5, 0.999])
