@@ -1,5 +1,6 @@
 """Build the Cython kernels, with OpenMP when the compiler has it."""
 
+import glob
 import os
 import shutil
 import subprocess
@@ -43,6 +44,8 @@ extensions = [
     Extension(
         f"skocrcost.{name}",
         [f"skocrcost/{name}.pyx"],
+        # The C headers the kernels include: an edit there rebuilds them too.
+        depends=sorted(glob.glob("skocrcost/*.h")),
         include_dirs=[np.get_include(), "skocrcost"],
         extra_compile_args=["-O3", *compile_omp] if sys.platform != "win32" else compile_omp,
         extra_link_args=link_omp,

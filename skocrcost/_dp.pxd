@@ -79,6 +79,7 @@ cdef class CostKernel:
     cdef Table t
     cdef readonly object _arrays   # owns every buffer the Table points into
     cdef readonly bint dense
+    cdef readonly bint unit        # every edit costs 1: the bit-parallel kernels apply
 
     cdef _point(self, const cp_t[::1] chars, const int64_t[::1] indptr,
                 const int32_t[::1] indices, const double[::1] data,
@@ -92,6 +93,9 @@ cdef class CostKernel:
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, yo,
                          const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
+    cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
+                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads)
     cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps) noexcept
 

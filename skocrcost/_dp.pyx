@@ -52,6 +52,24 @@ cdef extern from "_lanes.h":
     int skc_simd_level() nogil
     int skc_set_simd_level(int level) nogil
 
+cdef extern from "_unit.h":
+    enum: SKC_BP_LANES
+    enum: SKC_BP_LANE_BITS
+    ctypedef struct skc_peq:
+        pass
+    ctypedef struct skc_bp_block:
+        pass
+    int64_t skc_bp_distance(skc_peq* q, const cp_t* a, Py_ssize_t n, const cp_t* b,
+                            Py_ssize_t m) nogil
+    skc_bp_block* skc_bp_block_new() nogil
+    void skc_bp_block_free(skc_bp_block* blk) nogil
+    void skc_bp_block_use(skc_bp_block* blk, Py_ssize_t g, const cp_t* cp, const int64_t* off,
+                          const int64_t* length) nogil
+    void skc_bp_block_run(const skc_bp_block* blk, const cp_t* t, Py_ssize_t n,
+                          const int64_t* cols, double* out) nogil
+
+from ._dp_py import unit_costs
+
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
     LUT_LIMIT = 0x10000
@@ -86,6 +104,18 @@ def _set_simd_level(level):
 
 
 skc_simd_level()  # decide once, before any thread reads it
+
+# Unit-cost tables take the bit-parallel kernels (_unit.h) unless a test turns them off
+# to compare them with the DP.
+cdef bint BITPARALLEL = True
+
+
+def _set_bitparallel(bint on):
+    """Let unit-cost tables take the bit-parallel path (True) or the DP; returns the old value."""
+    global BITPARALLEL
+    old = BITPARALLEL
+    BITPARALLEL = on
+    return old
 
 
 def _first_not_exact_str(list X not None):
@@ -242,6 +272,18 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
     return prev[m]
 
 
+cdef double pair_distance(const Table* t, bint unit, const int32_t* aid, const cp_t* acp,
+                          Py_ssize_t n, const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
+                          skc_peq* q, double* work) noexcept nogil:
+    """One pair: bit-parallel for unit costs when one string fits a word, else the DP."""
+    cdef int64_t d
+    if unit:
+        d = skc_bp_distance(q, acp, n, bcp, m)
+        if d >= 0:
+            return <double> d
+    return dp_distance(t, aid, acp, n, bid, bcp, m, work)
+
+
 cdef Py_ssize_t dp_align(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
                          const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
                          double* work, unsigned char* moves,
@@ -396,6 +438,7 @@ cdef class CostKernel:
         self._arrays = (chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele,
                         indptr, lut, table)
         self.dense = bool(dense)
+        self.unit = unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele)
         self._point(chars, indptr, sub_tgt, sub_cost, rowdef, coldef, ins, dele, lut, table)
 
     cdef _point(self, const cp_t[::1] chars, const int64_t[::1] indptr,
@@ -487,10 +530,12 @@ cdef class CostKernel:
         cdef cp_t* bcp
         cdef double* work
         cdef double result
+        cdef skc_peq q
+        cdef bint unit = self.unit and BITPARALLEL
         if n <= STACK and m <= STACK:
             self._encode_into(a, aid_s, acp_s)
             self._encode_into(b, bid_s, bcp_s)
-            return dp_distance(&self.t, aid_s, acp_s, n, bid_s, bcp_s, m, work_s)
+            return pair_distance(&self.t, unit, aid_s, acp_s, n, bid_s, bcp_s, m, &q, work_s)
         aid = <int32_t*> malloc((n + m + 1) * sizeof(int32_t))
         acp = <cp_t*> malloc((n + m + 1) * sizeof(cp_t))
         work = <double*> malloc(dp_work_size(m) * sizeof(double))
@@ -505,7 +550,7 @@ cdef class CostKernel:
             self._encode_into(a, aid, acp)
             self._encode_into(b, bid, bcp)
             with nogil:
-                result = dp_distance(&self.t, aid, acp, n, bid, bcp, m, work)
+                result = pair_distance(&self.t, unit, aid, acp, n, bid, bcp, m, &q, work)
         finally:
             free(aid)
             free(acp)
@@ -522,7 +567,9 @@ cdef class CostKernel:
         n_threads = skc_threads(n_threads)
         xo, xi, xc = self._encode_list(X, "X")
         yo, yi, yc = self._encode_list(Y, "Y")
-        if self.t.dense != NULL:
+        if self.unit and BITPARALLEL:
+            self._pairwise_unit(out, xo, xi, xc, yo, yi, yc, n_threads)
+        elif self.t.dense != NULL:
             self._pairwise_lanes(out, xo, xi, xc, yo, yi, yc, n_threads)
         else:
             self._pairwise_pairs(out, xo, xi, xc, yo, yi, yc, n_threads)
@@ -551,6 +598,68 @@ cdef class CostKernel:
             free(work)
         if failed:
             raise MemoryError("could not allocate DP rows")
+
+    cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
+                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+        """Unit costs: Y strings of <= 16 characters in blocks of 16 bit-parallel lanes.
+
+        A work item is (block, X string): consecutive items share the block, which a
+        thread loads once (its match masks) and every X string scans as the text.
+        Longer Y strings go one pair at a time (pair_distance).  Blocks keep Y's
+        order, so an item writes 16 neighbouring cells of its output row.
+        """
+        cdef Py_ssize_t nx = vout.shape[0]
+        ylen = np.diff(yo)
+        short = ylen <= SKC_BP_LANE_BITS
+        bcols = np.flatnonzero(short)
+        rest_arr = np.flatnonzero(~short)
+        ngroups = (bcols.shape[0] + SKC_BP_LANES - 1) // SKC_BP_LANES
+        cols_arr = np.full(ngroups * SKC_BP_LANES, -1, dtype=np.int64)
+        cols_arr[:bcols.shape[0]] = bcols
+        lane_len = np.zeros(ngroups * SKC_BP_LANES, dtype=np.int64)
+        lane_len[:bcols.shape[0]] = ylen[bcols]
+        lane_off = np.zeros(ngroups * SKC_BP_LANES, dtype=np.int64)
+        lane_off[:bcols.shape[0]] = np.asarray(yo)[bcols]
+        cdef const int64_t[::1] cols = cols_arr
+        cdef const int64_t[::1] glen = lane_len
+        cdef const int64_t[::1] goff = lane_off
+        cdef const int64_t[::1] rest = rest_arr
+        cdef const int64_t[::1] yoff = yo
+        cdef Py_ssize_t nrest = rest_arr.shape[0]
+        cdef Py_ssize_t maxm = int(ylen[rest_arr].max()) if nrest else 0
+        cdef Py_ssize_t p, g, i, j, total = ngroups * nx, failed = 0, failed_pairs = 0
+        cdef skc_bp_block* blk
+        cdef skc_peq* q
+        cdef double* work
+        cdef Table* t = &self.t
+        with nogil, parallel(num_threads=n_threads):
+            blk = skc_bp_block_new()
+            q = <skc_peq*> malloc(sizeof(skc_peq))
+            work = <double*> malloc(dp_work_size(maxm) * sizeof(double))
+            for p in prange(total, schedule="dynamic", chunksize=64):
+                if blk == NULL:
+                    failed += 1
+                    continue
+                g = p // nx
+                i = p - g * nx
+                skc_bp_block_use(blk, g, &ycp[0], &goff[0], &glen[0])
+                skc_bp_block_run(blk, &xcp[xoff[i]], xoff[i + 1] - xoff[i],
+                                 &cols[g * SKC_BP_LANES], &vout[i, 0])
+            for p in prange(nx * nrest, schedule="dynamic", chunksize=16):
+                i = p // nrest
+                j = rest[p - i * nrest]
+                if q == NULL or work == NULL:
+                    failed_pairs += 1
+                    continue
+                vout[i, j] = pair_distance(
+                    t, True, &xid[xoff[i]], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
+                    &yid[yoff[j]], &ycp[yoff[j]], yoff[j + 1] - yoff[j], q, work)
+            skc_bp_block_free(blk)
+            free(q)
+            free(work)
+        if failed or failed_pairs:
+            raise MemoryError("could not allocate the bit-parallel buffers")
 
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, yo,

@@ -11,6 +11,59 @@ import numpy as np
 OP_MATCH, OP_SUB, OP_DEL, OP_INS = 0, 1, 2, 3
 
 
+def unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele):
+    """Whether every edit of these tables costs exactly 1 (a match 0): plain Levenshtein.
+
+    Read by the compiled kernel too, to route such tables to the bit-parallel path.
+    An unlisted substitution ``s -> t`` costs ``rowdef[s] + coldef[t]`` (``rowdef[0]``
+    for ``s = 0``); float addition is monotone, so checking each row against the
+    smallest and the largest ``coldef`` covers every column in O(V), not O(V^2).  That
+    is conservative: listed costs of 1 hiding other defaults read as not unit, and
+    take the DP, which is always right.  Equal ids >= 1 are a match, whatever they list.
+    """
+    sub_src, sub_tgt = np.asarray(sub_src), np.asarray(sub_tgt)
+    sub_cost, rowdef, coldef = (np.asarray(x, dtype=float) for x in (sub_cost, rowdef, coldef))
+    rows = rowdef[1:]
+    return bool(
+        np.all(np.asarray(ins) == 1.0)
+        and np.all(np.asarray(dele) == 1.0)
+        and rowdef[0] == 1.0
+        and np.all(sub_cost[(sub_src != sub_tgt) | (sub_src == 0)] == 1.0)
+        and np.all(rows + coldef.min() == 1.0)
+        and np.all(rows + coldef.max() == 1.0)
+    )
+
+
+def bitparallel_distance(a, b):
+    """Unit-cost Levenshtein of ``a`` and ``b`` by bit-vectors (Hyyrö 2003), as an int.
+
+    Twin of ``skc_bp_distance`` and of the lanes of ``skc_bp_block_run`` in
+    ``_unit.h``: the DP column of pattern ``p`` (the longer string) after each
+    character of text ``t`` is kept as its +1 bits (``vp``) and -1 bits (``vn``);
+    Python ints make one word as wide as any pattern.
+    """
+    p, t = (a, b) if len(a) >= len(b) else (b, a)
+    m = len(p)
+    if m == 0:
+        return len(t)
+    full = (1 << m) - 1
+    peq = {}
+    for j, c in enumerate(p):
+        peq[c] = peq.get(c, 0) | (1 << j)
+    vp, vn, score, last = full, 0, m, 1 << (m - 1)
+    for c in t:
+        eq = peq.get(c, 0)
+        xv = eq | vn
+        xh = (((eq & vp) + vp) ^ vp) | eq
+        hp = vn | (~(xh | vp) & full)
+        hn = vp & xh
+        score += bool(hp & last) - bool(hn & last)
+        hp = ((hp << 1) | 1) & full
+        vp = ((hn << 1) & full) | (~(xv | hp) & full)
+        vn = hp & xv
+    return score
+
+
 class CostKernel:
     """Twin of :class:`skocrcost._dp.CostKernel` (see there for the parameters)."""
 
@@ -20,6 +73,7 @@ class CostKernel:
     def _set_tables(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense):
         self._args = (chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense)
         self.dense = bool(dense)
+        self.unit = unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele)
         self._ids = {int(c): i + 1 for i, c in enumerate(chars)}
         self._explicit = {
             (int(s), int(t)): float(c) for s, t, c in zip(sub_src, sub_tgt, sub_cost, strict=True)
@@ -69,6 +123,8 @@ class CostKernel:
         return D, move, ai, bi
 
     def distance(self, a, b):
+        if self.unit:
+            return float(bitparallel_distance(a, b))
         return self._table(a, b)[0][len(a)][len(b)]
 
     def pairwise(self, X, Y, n_threads=1):

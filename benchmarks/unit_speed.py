@@ -1,0 +1,110 @@
+"""Unit-cost skocrcost against rapidfuzz on run.py's exact inputs of (i), (iii) and (ii).
+
+    python benchmarks/unit_speed.py [--repeat N] [--quick]
+
+The unit rows of ``run.py`` alone, for measuring the bit-parallel path: the random
+generator is consumed as ``run.py`` consumes it, so the pairs, the 2000 x 2000 tokens
+and the queries are the same.  Each implementation runs ``--repeat`` times,
+alternating with its peer (the machine's clock moves with its other jobs); the best
+CPU seconds (``time.process_time``) of each are printed, and every result is checked
+equal to rapidfuzz's.  One thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from run import (
+    DATA,
+    RFLevenshtein,
+    learned_style_costs,
+    lexicon,
+    noisy_queries,
+    process,
+    read_pairs,
+    threadpool_limits,
+    tokens,
+    top_k,
+)
+
+from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+
+
+def best(fns, repeat):
+    """Best CPU seconds of each function over ``repeat`` alternating rounds, and results."""
+    times, outs = [[] for _ in fns], [None] * len(fns)
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            c = time.process_time()
+            outs[k] = fn()
+            times[k].append(time.process_time() - c)
+    return [min(t) for t in times], outs
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="run.py --quick's sizes")
+    args = parser.parse_args(argv)
+    pairs, square, nq = (20_000, 400, 5) if args.quick else (200_000, 2000, 20)
+    rng = np.random.default_rng(2026)  # consumed in run.py's order
+    learned_style_costs(rng)
+    A, B = tokens(rng, pairs), tokens(rng, pairs)
+    X, Y = tokens(rng, square), tokens(rng, square)
+    unit = WeightedLevenshtein()
+    print(f"simd level {_dp.simd_level()}, unit path {unit.unit}")
+    with threadpool_limits(1):
+        (c_ours, c_rf), (d_ours, d_rf) = best(
+            [
+                lambda: list(map(unit.distance, A, B)),
+                lambda: list(map(RFLevenshtein.distance, A, B)),
+            ],
+            args.repeat,
+        )
+        assert np.array_equal(np.array(d_rf, float), np.array(d_ours))
+        print(
+            f"(i)   distance, {pairs:,} pairs: ours {c_ours:.4f} s "
+            f"({pairs / c_ours / 1e6:.2f} M/s), "
+            f"rapidfuzz {c_rf:.4f} s ({pairs / c_rf / 1e6:.2f} M/s), ratio {c_rf / c_ours:.2f}x"
+        )
+        (c_ours, c_rf), (D_ours, D_rf) = best(
+            [
+                lambda: unit.pairwise(X, Y, n_jobs=1),
+                lambda: process.cdist(X, Y, scorer=RFLevenshtein.distance, workers=1),
+            ],
+            args.repeat,
+        )
+        assert np.array_equal(D_rf.astype(float), D_ours)
+        print(
+            f"(iii) pairwise {square} x {square}: ours {c_ours:.4f} s, rapidfuzz cdist "
+            f"{c_rf:.4f} s, ratio {c_rf / c_ours:.2f}x"
+        )
+        Xf, yf = read_pairs(DATA / "icdar2017_engmono" / "tokens.tsv")
+        est = EditCostEstimator(n_jobs=1).fit(Xf, yf)
+        words = lexicon()
+        queries, _ = noisy_queries(
+            rng, words, 50 if args.quick else 200, est.counts_.most_common(200)
+        )
+        qs = queries[:nq]
+        (c_ours, c_rf), (D, R) = best(
+            [
+                lambda: [top_k(unit.pairwise([q], words)[0], 10) for q in qs],
+                lambda: [
+                    process.extract(q, words, scorer=RFLevenshtein.distance, limit=10) for q in qs
+                ],
+            ],
+            max(1, args.repeat // 2),
+        )
+        assert all(
+            np.array_equal(np.sort([float(x[1]) for x in r]), d) for r, d in zip(R, D, strict=True)
+        )
+        print(
+            f"(ii)  one query vs {len(words):,} words, {nq} queries: ours {c_ours:.4f} s, "
+            f"rapidfuzz extract {c_rf:.4f} s, ratio {c_rf / c_ours:.2f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()

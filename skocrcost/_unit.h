@@ -1,0 +1,227 @@
+/* Unit-cost Levenshtein by bit-parallelism (Myers 1999, in Hyyro's 2003 formulation).
+ *
+ * When every substitution, insertion and deletion costs 1 (a match 0), a DP column
+ * differs from its neighbour by -1, 0 or +1 in every cell, so a whole column of a
+ * pattern of m <= 64 characters fits in two bit vectors (VP: +1, VN: -1) and one text
+ * character advances it in ~17 word operations instead of m cells.  The result is the
+ * same integer the weighted DP computes with unit costs (sums of 1.0 are exact).
+ *
+ * Bits above the pattern's length hold junk that never reaches the bits below it:
+ * logic operations stay in their bit, carries and shifts only move upward.  So a
+ * pattern of m bits may sit in a wider word or in a 16-bit SIMD lane unmasked.
+ *
+ * Two kernels share the recurrence (SKC_BP_STEP): one pattern in a 64-bit word
+ * (``distance``, and ``pairwise`` on strings longer than a lane), and 16 patterns of
+ * <= 16 characters in the 16-bit lanes of one vector against one text (``pairwise``;
+ * _unit_body.h, compiled for AVX2 and for the baseline target as _lanes.h does).
+ */
+#ifndef SKOCRCOST_UNIT_H
+#define SKOCRCOST_UNIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_lanes.h" /* skc_simd_level(): one run-time choice for every SIMD kernel */
+
+#define SKC_BP_WORD 64 /* longest pattern of the one-word kernel */
+#define SKC_BP_LANES 16 /* patterns per vector: 16-bit lanes of 256 bits */
+#define SKC_BP_LANE_BITS 16 /* longest pattern in a lane */
+#define SKC_BP_LOW 256 /* code points with a direct entry; the others are looked up */
+
+/* One step of the recurrence for a text character whose pattern positions are Eq:
+ * VP/VN (the column's +1/-1 bits) advance, and HP/HN (the row's +1/-1 bits, before the
+ * shift) are left for the caller to read the bottom cell from.  T is the word type
+ * (uint64_t or a vector of uint16_t); HP gets a 1 shifted in because the top row of
+ * the DP grows by one per text character (global distance, not search). */
+#define SKC_BP_STEP(T, Eq, VP, VN, HP, HN)                  \
+    do {                                                    \
+        const T xv_ = (Eq) | (VN);                          \
+        const T xh_ = ((((Eq) & (VP)) + (VP)) ^ (VP)) | (Eq); \
+        HP = (VN) | ~(xh_ | (VP));                          \
+        HN = (VP) & xh_;                                    \
+        {                                                   \
+            const T hp1_ = (HP << 1) | 1;                   \
+            VP = (HN << 1) | ~(xv_ | hp1_);                 \
+            VN = hp1_ & xv_;                                \
+        }                                                   \
+    } while (0)
+
+/* Where each character of a pattern of <= 64 characters occurs: a direct table for
+ * code points < 256 and a short list for the others (few distinct in one pattern). */
+typedef struct {
+    uint64_t low[SKC_BP_LOW];
+    uint32_t ext_cp[SKC_BP_WORD];
+    uint64_t ext_mask[SKC_BP_WORD];
+    int n_ext;
+} skc_peq;
+
+static inline uint64_t skc_peq_get(const skc_peq *q, uint32_t c) {
+    int k;
+    if (c < SKC_BP_LOW) return q->low[c];
+    for (k = 0; k < q->n_ext; k++)
+        if (q->ext_cp[k] == c) return q->ext_mask[k];
+    return 0;
+}
+
+/* Fill ``q`` for pattern p (m <= 64) so that it answers every character of text t.
+ * Only the entries p and t read are written: clearing all 256 would cost more than a
+ * short pair's whole scan. */
+static inline void skc_peq_set(skc_peq *q, const uint32_t *p, ptrdiff_t m, const uint32_t *t,
+                               ptrdiff_t n) {
+    ptrdiff_t j;
+    int k;
+    for (j = 0; j < n; j++)
+        if (t[j] < SKC_BP_LOW) q->low[t[j]] = 0;
+    for (j = 0; j < m; j++)
+        if (p[j] < SKC_BP_LOW) q->low[p[j]] = 0;
+    q->n_ext = 0;
+    for (j = 0; j < m; j++) {
+        const uint64_t bit = (uint64_t)1 << j;
+        if (p[j] < SKC_BP_LOW) {
+            q->low[p[j]] |= bit;
+            continue;
+        }
+        for (k = 0; k < q->n_ext && q->ext_cp[k] != p[j]; k++) {
+        }
+        if (k == q->n_ext) {
+            q->ext_cp[k] = p[j];
+            q->ext_mask[k] = 0;
+            q->n_ext++;
+        }
+        q->ext_mask[k] |= bit;
+    }
+}
+
+/* Unit-cost distance of a (n) and b (m) with a pattern of at most 64 characters (the
+ * longer string if it fits, so the scan runs over the shorter one; the distance is
+ * symmetric).  Returns -1 when both are longer than 64: the caller runs the DP. */
+static int64_t skc_bp_distance(skc_peq *q, const uint32_t *a, ptrdiff_t n, const uint32_t *b,
+                               ptrdiff_t m) {
+    const int a_longer = n >= m;
+    const uint32_t *lo = a_longer ? a : b, *sh = a_longer ? b : a, *p, *t;
+    const ptrdiff_t llo = a_longer ? n : m, lsh = a_longer ? m : n;
+    ptrdiff_t lp, lt, i;
+    uint64_t vp = ~(uint64_t)0, vn = 0, hp, hn, last;
+    int64_t score;
+    if (llo <= SKC_BP_WORD) {
+        p = lo, lp = llo, t = sh, lt = lsh;
+    } else if (lsh <= SKC_BP_WORD) {
+        p = sh, lp = lsh, t = lo, lt = llo;
+    } else {
+        return -1;
+    }
+    if (lp == 0) return lt;
+    skc_peq_set(q, p, lp, t, lt);
+    last = (uint64_t)1 << (lp - 1);
+    score = lp;
+    for (i = 0; i < lt; i++) {
+        const uint64_t eq = skc_peq_get(q, t[i]);
+        SKC_BP_STEP(uint64_t, eq, vp, vn, hp, hn);
+        score += (hp & last) != 0;
+        score -= (hn & last) != 0;
+    }
+    return score;
+}
+
+/* 16 patterns of <= 16 characters in the 16-bit lanes of one vector: per character
+ * class, the lanes' match masks side by side (a block, loaded once, scanned by many
+ * texts).  ``low`` is all zero outside the loaded block's characters: loading the next
+ * block first clears the entries of the last one, much less than all 8 KiB. */
+typedef uint16_t skc_u16x16 __attribute__((vector_size(32), aligned(32)));
+typedef struct {
+    skc_u16x16 low[SKC_BP_LOW];
+    skc_u16x16 ext_mask[SKC_BP_LANES * SKC_BP_LANE_BITS];
+    uint32_t ext_cp[SKC_BP_LANES * SKC_BP_LANE_BITS];
+    int n_ext;
+    uint16_t last[SKC_BP_LANES]; /* bit of each lane's bottom row (0: empty lane) */
+    uint16_t len[SKC_BP_LANES];
+    ptrdiff_t loaded; /* the block number held, -1 for none */
+    void *raw; /* what malloc returned (the struct is aligned within it) */
+} skc_bp_block;
+
+static skc_bp_block *skc_bp_block_new(void) {
+    void *raw = calloc(1, sizeof(skc_bp_block) + 32);
+    skc_bp_block *blk;
+    if (raw == NULL) return NULL;
+    blk = (skc_bp_block *)(((uintptr_t)raw + 31) & ~(uintptr_t)31);
+    blk->loaded = -1;
+    blk->raw = raw;
+    return blk;
+}
+
+static void skc_bp_block_free(skc_bp_block *blk) {
+    if (blk != NULL) free(blk->raw);
+}
+
+/* Hold block g: lane k its string at cp + off[g * 16 + k], of length len[g * 16 + k] <=
+ * 16.  A lane of length 0 (an empty string, or padding) has no bottom row: its
+ * distance is the text's length. */
+static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
+                             const int64_t *off, const int64_t *len) {
+    int k, j, e;
+    if (blk->loaded == g) return;
+    if (blk->loaded >= 0)
+        for (k = 0; k < SKC_BP_LANES; k++) {
+            const ptrdiff_t lane = blk->loaded * SKC_BP_LANES + k;
+            for (j = 0; j < len[lane]; j++)
+                if (cp[off[lane] + j] < SKC_BP_LOW)
+                    memset(&blk->low[cp[off[lane] + j]], 0, sizeof(skc_u16x16));
+        }
+    blk->loaded = g;
+    blk->n_ext = 0;
+    off += g * SKC_BP_LANES;
+    len += g * SKC_BP_LANES;
+    for (k = 0; k < SKC_BP_LANES; k++) {
+        blk->len[k] = (uint16_t)len[k];
+        blk->last[k] = len[k] ? (uint16_t)(1u << (len[k] - 1)) : 0;
+        for (j = 0; j < len[k]; j++) {
+            const uint32_t c = cp[off[k] + j];
+            uint16_t *lanes;
+            if (c < SKC_BP_LOW) {
+                lanes = (uint16_t *)&blk->low[c];
+            } else {
+                for (e = 0; e < blk->n_ext && blk->ext_cp[e] != c; e++) {
+                }
+                if (e == blk->n_ext) {
+                    blk->ext_cp[e] = c;
+                    memset(&blk->ext_mask[e], 0, sizeof(skc_u16x16));
+                    blk->n_ext++;
+                }
+                lanes = (uint16_t *)&blk->ext_mask[e];
+            }
+            lanes[k] |= (uint16_t)(1u << j);
+        }
+    }
+}
+
+/* The scan of one text against a loaded block, once per target (a template). */
+#define SKC_NAME skc_bp_block_run_generic
+#define SKC_ATTR
+#include "_unit_body.h"
+#undef SKC_NAME
+#undef SKC_ATTR
+
+#ifdef SKC_HAVE_AVX2_CLONE
+#define SKC_NAME skc_bp_block_run_avx2
+#define SKC_ATTR __attribute__((target("avx2")))
+#include "_unit_body.h"
+#undef SKC_NAME
+#undef SKC_ATTR
+#endif
+
+/* Distances of text t (n characters) to the block's lanes: lane k goes to out[cols[k]]
+ * unless cols[k] < 0 (padding). */
+static void skc_bp_block_run(const skc_bp_block *blk, const uint32_t *t, ptrdiff_t n,
+                             const int64_t *cols, double *out) {
+#ifdef SKC_HAVE_AVX2_CLONE
+    if (skc_simd_level() == 1) {
+        skc_bp_block_run_avx2(blk, t, n, cols, out);
+        return;
+    }
+#endif
+    skc_bp_block_run_generic(blk, t, n, cols, out);
+}
+
+#endif
