@@ -94,8 +94,8 @@ cdef class CostKernel:
                          const int32_t[::1] xid, const cp_t[::1] xcp, yo,
                          const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
-                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
+                        const cp_t[::1] xcp, const int64_t[::1] yoff, const cp_t[::1] ycp,
+                        int n_threads)
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads)
     cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps) noexcept
 

@@ -64,9 +64,9 @@ cdef extern from "_unit.h":
     skc_bp_block* skc_bp_block_new() nogil
     void skc_bp_block_free(skc_bp_block* blk) nogil
     void skc_bp_block_use(skc_bp_block* blk, Py_ssize_t g, const cp_t* cp, const int64_t* off,
-                          const int64_t* length) nogil
-    void skc_bp_block_run(const skc_bp_block* blk, const cp_t* t, Py_ssize_t n,
-                          const int64_t* cols, double* out) nogil
+                          Py_ssize_t count) nogil
+    void skc_bp_block_run(const skc_bp_block* blk, const cp_t* t1, Py_ssize_t n1, double* row1,
+                          const cp_t* t2, Py_ssize_t n2, double* row2) nogil
 
 from ._dp_py import unit_costs
 
@@ -143,10 +143,13 @@ cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid
 
 
 cdef inline void encode_str(const Table* t, str s, int32_t* ids, cp_t* cps) noexcept:
-    """Code points and ids of ``s``, one loop per storage width of the str.
+    """Code points and ids of ``s`` (only code points when ``ids`` is NULL), one loop per
+    storage width of the str.
 
     The lookup table covers at least Latin-1, so one-byte strings need no bound
-    check: this loop is a fair share of a short distance() call.
+    check: this loop is a fair share of a short distance() call.  Unit costs need
+    no ids (every id costs the same), and skipping them saves a third of encoding
+    a lexicon.
     """
     cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
     cdef int kind = PyUnicode_KIND(s)
@@ -158,17 +161,21 @@ cdef inline void encode_str(const Table* t, str s, int32_t* ids, cp_t* cps) noex
         s1 = <const Py_UCS1*> PyUnicode_DATA(s)
         for i in range(n):
             cps[i] = s1[i]
-            ids[i] = lut[s1[i]]
-    elif kind == PyUnicode_2BYTE_KIND:
+        if ids != NULL:
+            for i in range(n):
+                ids[i] = lut[s1[i]]
+        return
+    if kind == PyUnicode_2BYTE_KIND:
         s2 = <const Py_UCS2*> PyUnicode_DATA(s)
         for i in range(n):
             cps[i] = s2[i]
-            ids[i] = lookup(t, s2[i])
     else:
         s4 = <const Py_UCS4*> PyUnicode_DATA(s)
         for i in range(n):
             cps[i] = s4[i]
-            ids[i] = lookup(t, s4[i])
+    if ids != NULL:
+        for i in range(n):
+            ids[i] = lookup(t, cps[i])
 
 
 cdef inline Py_ssize_t dp_work_size(Py_ssize_t m) noexcept nogil:
@@ -493,8 +500,11 @@ cdef class CostKernel:
             self._encode_into(s, &vi[0], &vc[0])
         return ids, cps
 
-    def _encode_list(self, list strings, name="X"):
-        """Encode strings end to end: (offsets int64 (n + 1), ids int32, code points uint32)."""
+    def _encode_list(self, list strings, name="X", bint with_ids=True):
+        """Encode strings end to end: (offsets int64 (n + 1), ids int32, code points uint32).
+
+        Without ``with_ids``, ids is None.
+        """
         cdef Py_ssize_t k, n = len(strings), total = 0
         offsets = np.empty(n + 1, dtype=np.int64)
         cdef int64_t[::1] off = offsets
@@ -506,13 +516,14 @@ cdef class CostKernel:
                                 f"{type(strings[k]).__name__}: {strings[k]!r}")
             total += len(<str> strings[k])
             off[k + 1] = total
-        ids = np.empty(max(total, 1), dtype=np.int32)
+        ids = np.empty(max(total, 1), dtype=np.int32) if with_ids else None
         cps = np.empty(max(total, 1), dtype=np.uint32)
-        cdef int32_t[::1] vi = ids
+        cdef int32_t[::1] vi = ids if with_ids else None
         cdef cp_t[::1] vc = cps
         for k in range(n):
             if off[k + 1] > off[k]:
-                self._encode_into(<str> strings[k], &vi[off[k]], &vc[off[k]])
+                self._encode_into(<str> strings[k], &vi[off[k]] if with_ids else NULL,
+                                  &vc[off[k]])
         return offsets, ids, cps
 
     def distance(self, str a not None, str b not None):
@@ -565,10 +576,11 @@ cdef class CostKernel:
         if nx == 0 or ny == 0:
             return out
         n_threads = skc_threads(n_threads)
-        xo, xi, xc = self._encode_list(X, "X")
-        yo, yi, yc = self._encode_list(Y, "Y")
-        if self.unit and BITPARALLEL:
-            self._pairwise_unit(out, xo, xi, xc, yo, yi, yc, n_threads)
+        cdef bint unit = self.unit and BITPARALLEL
+        xo, xi, xc = self._encode_list(X, "X", not unit)
+        yo, yi, yc = self._encode_list(Y, "Y", not unit)
+        if unit:
+            self._pairwise_unit(out, xo, xc, yo, yc, n_threads)
         elif self.t.dense != NULL:
             self._pairwise_lanes(out, xo, xi, xc, yo, yi, yc, n_threads)
         else:
@@ -600,35 +612,28 @@ cdef class CostKernel:
             raise MemoryError("could not allocate DP rows")
 
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
-                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
-        """Unit costs: Y strings of <= 16 characters in blocks of 16 bit-parallel lanes.
+                        const cp_t[::1] xcp, const int64_t[::1] yoff, const cp_t[::1] ycp,
+                        int n_threads):
+        """Unit costs: Y in blocks of 16 consecutive strings, each in a bit-parallel lane.
 
-        A work item is (block, X string): consecutive items share the block, which a
-        thread loads once (its match masks) and every X string scans as the text.
-        Longer Y strings go one pair at a time (pair_distance).  Blocks keep Y's
-        order, so an item writes 16 neighbouring cells of its output row.
+        A work item is (block, two X strings): consecutive items share the block, which
+        a thread loads once (its match masks) and every X string scans as the text,
+        writing 16 neighbouring cells of its output row.  Y strings longer than a
+        lane (16 characters) leave their lane empty and go one pair at a time
+        (pair_distance, the DP when both strings exceed 64 characters: unit costs
+        are the same for every id, so the DP reads id 0 everywhere).
         """
-        cdef Py_ssize_t nx = vout.shape[0]
-        ylen = np.diff(yo)
-        short = ylen <= SKC_BP_LANE_BITS
-        bcols = np.flatnonzero(short)
-        rest_arr = np.flatnonzero(~short)
-        ngroups = (bcols.shape[0] + SKC_BP_LANES - 1) // SKC_BP_LANES
-        cols_arr = np.full(ngroups * SKC_BP_LANES, -1, dtype=np.int64)
-        cols_arr[:bcols.shape[0]] = bcols
-        lane_len = np.zeros(ngroups * SKC_BP_LANES, dtype=np.int64)
-        lane_len[:bcols.shape[0]] = ylen[bcols]
-        lane_off = np.zeros(ngroups * SKC_BP_LANES, dtype=np.int64)
-        lane_off[:bcols.shape[0]] = np.asarray(yo)[bcols]
-        cdef const int64_t[::1] cols = cols_arr
-        cdef const int64_t[::1] glen = lane_len
-        cdef const int64_t[::1] goff = lane_off
+        cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
+        ylen = np.diff(yoff)
+        rest_arr = np.flatnonzero(ylen > SKC_BP_LANE_BITS)
         cdef const int64_t[::1] rest = rest_arr
-        cdef const int64_t[::1] yoff = yo
         cdef Py_ssize_t nrest = rest_arr.shape[0]
         cdef Py_ssize_t maxm = int(ylen[rest_arr].max()) if nrest else 0
-        cdef Py_ssize_t p, g, i, j, total = ngroups * nx, failed = 0, failed_pairs = 0
+        zeros = np.zeros(max(maxm, int(np.diff(xoff).max())) + 1, dtype=np.int32)
+        cdef const int32_t[::1] zid = zeros
+        cdef Py_ssize_t half = (nx + 1) // 2   # X strings go two at a time
+        cdef Py_ssize_t p, g, i, j, total = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES * half
+        cdef Py_ssize_t failed = 0, failed_pairs = 0
         cdef skc_bp_block* blk
         cdef skc_peq* q
         cdef double* work
@@ -641,11 +646,12 @@ cdef class CostKernel:
                 if blk == NULL:
                     failed += 1
                     continue
-                g = p // nx
-                i = p - g * nx
-                skc_bp_block_use(blk, g, &ycp[0], &goff[0], &glen[0])
-                skc_bp_block_run(blk, &xcp[xoff[i]], xoff[i + 1] - xoff[i],
-                                 &cols[g * SKC_BP_LANES], &vout[i, 0])
+                g = p // half
+                i = 2 * (p - g * half)
+                skc_bp_block_use(blk, g, &ycp[0], &yoff[0], ny)
+                skc_bp_block_run(blk, &xcp[xoff[i]], xoff[i + 1] - xoff[i], &vout[i, 0],
+                                 &xcp[xoff[i + 1]], xoff[i + 2] - xoff[i + 1] if i + 1 < nx else 0,
+                                 &vout[i + 1, 0] if i + 1 < nx else NULL)
             for p in prange(nx * nrest, schedule="dynamic", chunksize=16):
                 i = p // nrest
                 j = rest[p - i * nrest]
@@ -653,8 +659,8 @@ cdef class CostKernel:
                     failed_pairs += 1
                     continue
                 vout[i, j] = pair_distance(
-                    t, True, &xid[xoff[i]], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
-                    &yid[yoff[j]], &ycp[yoff[j]], yoff[j + 1] - yoff[j], q, work)
+                    t, True, &zid[0], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
+                    &zid[0], &ycp[yoff[j]], yoff[j + 1] - yoff[j], q, work)
             skc_bp_block_free(blk)
             free(q)
             free(work)

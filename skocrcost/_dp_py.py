@@ -39,8 +39,8 @@ def bitparallel_distance(a, b):
 
     Twin of ``skc_bp_distance`` and of the lanes of ``skc_bp_block_run`` in
     ``_unit.h``: the DP column of pattern ``p`` (the longer string) after each
-    character of text ``t`` is kept as its +1 bits (``vp``) and -1 bits (``vn``);
-    Python ints make one word as wide as any pattern.
+    character of text ``t`` is kept as its vertical +1 bits (``vp``) and -1 bits
+    (``vn``); Python ints make one word as wide as any pattern.
     """
     p, t = (a, b) if len(a) >= len(b) else (b, a)
     m = len(p)
@@ -50,18 +50,17 @@ def bitparallel_distance(a, b):
     peq = {}
     for j, c in enumerate(p):
         peq[c] = peq.get(c, 0) | (1 << j)
-    vp, vn, score, last = full, 0, m, 1 << (m - 1)
+    vp, vn = full, 0
     for c in t:
         eq = peq.get(c, 0)
         xv = eq | vn
         xh = (((eq & vp) + vp) ^ vp) | eq
-        hp = vn | (~(xh | vp) & full)
-        hn = vp & xh
-        score += bool(hp & last) - bool(hn & last)
-        hp = ((hp << 1) | 1) & full
-        vp = ((hn << 1) & full) | (~(xv | hp) & full)
+        hp = (((vn | ~(xh | vp)) << 1) | 1) & full
+        hn = ((vp & xh) << 1) & full
+        vp = hn | (~(xv | hp) & full)
         vn = hp & xv
-    return score
+    # The last column, from its top cell (len(t)) down: +1 per vp bit, -1 per vn bit.
+    return len(t) + bin(vp).count("1") - bin(vn).count("1")
 
 
 class CostKernel:

@@ -30,23 +30,46 @@
 #define SKC_BP_LANE_BITS 16 /* longest pattern in a lane */
 #define SKC_BP_LOW 256 /* code points with a direct entry; the others are looked up */
 
-/* One step of the recurrence for a text character whose pattern positions are Eq:
- * VP/VN (the column's +1/-1 bits) advance, and HP/HN (the row's +1/-1 bits, before the
- * shift) are left for the caller to read the bottom cell from.  T is the word type
- * (uint64_t or a vector of uint16_t); HP gets a 1 shifted in because the top row of
- * the DP grows by one per text character (global distance, not search). */
-#define SKC_BP_STEP(T, Eq, VP, VN, HP, HN)                  \
-    do {                                                    \
-        const T xv_ = (Eq) | (VN);                          \
-        const T xh_ = ((((Eq) & (VP)) + (VP)) ^ (VP)) | (Eq); \
-        HP = (VN) | ~(xh_ | (VP));                          \
-        HN = (VP) & xh_;                                    \
-        {                                                   \
-            const T hp1_ = (HP << 1) | 1;                   \
-            VP = (HN << 1) | ~(xv_ | hp1_);                 \
-            VN = hp1_ & xv_;                                \
-        }                                                   \
+/* One step of the recurrence for a text character whose pattern positions are Eq: the
+ * column's +1/-1 bits VP/VN advance through the row's +1/-1 bits hp/hn.  T is the word
+ * type (uint64_t or a vector of uint16_t); hp gets a 1 shifted in because the top row
+ * of the DP grows by one per text character (global distance, not search). */
+#define SKC_BP_STEP(T, Eq, VP, VN)                             \
+    do {                                                       \
+        const T xv_ = (Eq) | (VN);                             \
+        const T xh_ = ((((Eq) & (VP)) + (VP)) ^ (VP)) | (Eq);  \
+        const T hp_ = ((VN) | ~(xh_ | (VP))) << 1 | 1;         \
+        const T hn_ = ((VP) & xh_) << 1;                       \
+        VP = hn_ | ~(xv_ | hp_);                               \
+        VN = hp_ & xv_;                                        \
     } while (0)
+
+/* Bits set in each 16-bit lane of v (a uint64_t of 4 lanes with R = 0x0001000100010001,
+ * or a vector of uint16_t with R = 1), without the POPCNT instruction the baseline
+ * target lacks (libgcc's would be a call per word). */
+#define SKC_POPCOUNT16(R, v, out)                                      \
+    do {                                                               \
+        __typeof__(v) x_ = (v);                                        \
+        x_ = x_ - ((x_ >> 1) & (0x5555u * (R)));                       \
+        x_ = (x_ & (0x3333u * (R))) + ((x_ >> 2) & (0x3333u * (R)));   \
+        x_ = (x_ + (x_ >> 4)) & (0x0f0fu * (R));                       \
+        out = (x_ + (x_ >> 8)) & (0x001fu * (R));                      \
+    } while (0)
+
+#define SKC_LANES4 0x0001000100010001u
+
+/* The distance after a text of n characters: the last column read from the top cell
+ * (n) down its m (<= 64) vertical steps, +1 per VP bit and -1 per VN bit.  Reading it
+ * once at the end spares the per-step update of a running score. */
+static inline int64_t skc_bp_bottom(uint64_t vp, uint64_t vn, ptrdiff_t m, ptrdiff_t n) {
+    const uint64_t mask = m >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << m) - 1;
+    uint64_t up, down;
+    SKC_POPCOUNT16(SKC_LANES4, vp & mask, up);
+    SKC_POPCOUNT16(SKC_LANES4, vn & mask, down);
+    up = (up * SKC_LANES4) >> 48; /* sum of the four lanes */
+    down = (down * SKC_LANES4) >> 48;
+    return (int64_t)n + (int64_t)up - (int64_t)down;
+}
 
 /* Where each character of a pattern of <= 64 characters occurs: a direct table for
  * code points < 256 and a short list for the others (few distinct in one pattern). */
@@ -103,8 +126,7 @@ static int64_t skc_bp_distance(skc_peq *q, const uint32_t *a, ptrdiff_t n, const
     const uint32_t *lo = a_longer ? a : b, *sh = a_longer ? b : a, *p, *t;
     const ptrdiff_t llo = a_longer ? n : m, lsh = a_longer ? m : n;
     ptrdiff_t lp, lt, i;
-    uint64_t vp = ~(uint64_t)0, vn = 0, hp, hn, last;
-    int64_t score;
+    uint64_t vp = ~(uint64_t)0, vn = 0;
     if (llo <= SKC_BP_WORD) {
         p = lo, lp = llo, t = sh, lt = lsh;
     } else if (lsh <= SKC_BP_WORD) {
@@ -114,29 +136,32 @@ static int64_t skc_bp_distance(skc_peq *q, const uint32_t *a, ptrdiff_t n, const
     }
     if (lp == 0) return lt;
     skc_peq_set(q, p, lp, t, lt);
-    last = (uint64_t)1 << (lp - 1);
-    score = lp;
     for (i = 0; i < lt; i++) {
         const uint64_t eq = skc_peq_get(q, t[i]);
-        SKC_BP_STEP(uint64_t, eq, vp, vn, hp, hn);
-        score += (hp & last) != 0;
-        score -= (hn & last) != 0;
+        SKC_BP_STEP(uint64_t, eq, vp, vn);
     }
-    return score;
+    return skc_bp_bottom(vp, vn, lp, lt);
 }
 
 /* 16 patterns of <= 16 characters in the 16-bit lanes of one vector: per character
  * class, the lanes' match masks side by side (a block, loaded once, scanned by many
- * texts).  ``low`` is all zero outside the loaded block's characters: loading the next
- * block first clears the entries of the last one, much less than all 8 KiB. */
+ * texts).  Block g holds strings 16g .. 16g + 15, so a text's distances go to 16
+ * neighbouring cells of its output row; a string longer than a lane leaves its lane
+ * inactive (the caller computes it one pair at a time).  ``low`` is all zero outside
+ * the loaded block's characters: loading the next block first clears the last one's
+ * entries, much less than all 8 KiB. */
 typedef uint16_t skc_u16x16 __attribute__((vector_size(32), aligned(32)));
 typedef struct {
     skc_u16x16 low[SKC_BP_LOW];
     skc_u16x16 ext_mask[SKC_BP_LANES * SKC_BP_LANE_BITS];
     uint32_t ext_cp[SKC_BP_LANES * SKC_BP_LANE_BITS];
     int n_ext;
-    uint16_t last[SKC_BP_LANES]; /* bit of each lane's bottom row (0: empty lane) */
     uint16_t len[SKC_BP_LANES];
+    char active[SKC_BP_LANES]; /* the lane holds a string (not padding, not too long) */
+    uint16_t mask[SKC_BP_LANES]; /* the lane's bits: (1 << len) - 1 */
+    uint8_t seen[SKC_BP_LOW]; /* the block's code points < 256: flags and a list */
+    uint8_t used[SKC_BP_LOW];
+    int n_used;
     ptrdiff_t loaded; /* the block number held, -1 for none */
     void *raw; /* what malloc returned (the struct is aligned within it) */
 } skc_bp_block;
@@ -155,31 +180,40 @@ static void skc_bp_block_free(skc_bp_block *blk) {
     if (blk != NULL) free(blk->raw);
 }
 
-/* Hold block g: lane k its string at cp + off[g * 16 + k], of length len[g * 16 + k] <=
- * 16.  A lane of length 0 (an empty string, or padding) has no bottom row: its
- * distance is the text's length. */
+/* Hold block g of the ``count`` strings at cp + off[j] (j = 0 .. count - 1), each
+ * off[j + 1] - off[j] long. */
 static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
-                             const int64_t *off, const int64_t *len) {
-    int k, j, e;
+                             const int64_t *off, ptrdiff_t count) {
+    int k, j, e, n_used;
     if (blk->loaded == g) return;
-    if (blk->loaded >= 0)
-        for (k = 0; k < SKC_BP_LANES; k++) {
-            const ptrdiff_t lane = blk->loaded * SKC_BP_LANES + k;
-            for (j = 0; j < len[lane]; j++)
-                if (cp[off[lane] + j] < SKC_BP_LOW)
-                    memset(&blk->low[cp[off[lane] + j]], 0, sizeof(skc_u16x16));
-        }
+    /* Lengths and the like are read into locals: the stores into the masks (uint16_t)
+     * may alias the block's uint16_t fields, and reloading them cost a fifth of a load.
+     * Only the distinct characters are cleared (a word's letters repeat across lanes):
+     * with one text per block, as for one query against a lexicon, clearing each
+     * occurrence cost as much as loading. */
+    for (e = 0; e < blk->n_used; e++) {
+        memset(&blk->low[blk->used[e]], 0, sizeof(skc_u16x16));
+        blk->seen[blk->used[e]] = 0;
+    }
+    n_used = 0;
     blk->loaded = g;
     blk->n_ext = 0;
-    off += g * SKC_BP_LANES;
-    len += g * SKC_BP_LANES;
     for (k = 0; k < SKC_BP_LANES; k++) {
-        blk->len[k] = (uint16_t)len[k];
-        blk->last[k] = len[k] ? (uint16_t)(1u << (len[k] - 1)) : 0;
-        for (j = 0; j < len[k]; j++) {
-            const uint32_t c = cp[off[k] + j];
+        const ptrdiff_t y = g * SKC_BP_LANES + k;
+        const ptrdiff_t full = y < count ? off[y + 1] - off[y] : 0;
+        const int active = y < count && full <= SKC_BP_LANE_BITS, len = active ? (int)full : 0;
+        const uint32_t *s = cp + (y < count ? off[y] : 0);
+        blk->active[k] = (char)active;
+        blk->len[k] = (uint16_t)len;
+        blk->mask[k] = (uint16_t)((1u << len) - 1);
+        for (j = 0; j < len; j++) {
+            const uint32_t c = s[j];
             uint16_t *lanes;
             if (c < SKC_BP_LOW) {
+                if (!blk->seen[c]) {
+                    blk->seen[c] = 1;
+                    blk->used[n_used++] = (uint8_t)c;
+                }
                 lanes = (uint16_t *)&blk->low[c];
             } else {
                 for (e = 0; e < blk->n_ext && blk->ext_cp[e] != c; e++) {
@@ -194,9 +228,10 @@ static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
             lanes[k] |= (uint16_t)(1u << j);
         }
     }
+    blk->n_used = n_used;
 }
 
-/* The scan of one text against a loaded block, once per target (a template). */
+/* The scan of two texts against a loaded block, once per target (a template). */
 #define SKC_NAME skc_bp_block_run_generic
 #define SKC_ATTR
 #include "_unit_body.h"
@@ -211,17 +246,17 @@ static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
 #undef SKC_ATTR
 #endif
 
-/* Distances of text t (n characters) to the block's lanes: lane k goes to out[cols[k]]
- * unless cols[k] < 0 (padding). */
-static void skc_bp_block_run(const skc_bp_block *blk, const uint32_t *t, ptrdiff_t n,
-                             const int64_t *cols, double *out) {
+/* Distances of texts t1 and t2 (n1 and n2 characters; t2 none if row2 is NULL) to the
+ * block's active lanes: string y of the block goes to row1[y] and row2[y]. */
+static void skc_bp_block_run(const skc_bp_block *blk, const uint32_t *t1, ptrdiff_t n1,
+                             double *row1, const uint32_t *t2, ptrdiff_t n2, double *row2) {
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1) {
-        skc_bp_block_run_avx2(blk, t, n, cols, out);
+        skc_bp_block_run_avx2(blk, t1, n1, row1, t2, n2, row2);
         return;
     }
 #endif
-    skc_bp_block_run_generic(blk, t, n, cols, out);
+    skc_bp_block_run_generic(blk, t1, n1, row1, t2, n2, row2);
 }
 
 #endif

@@ -1,38 +1,59 @@
-/* Template included by _unit.h with SKC_NAME and SKC_ATTR defined: one text against the
- * 16 patterns of a loaded block (skc_bp_block_run).
+/* Template included by _unit.h with SKC_NAME and SKC_ATTR defined: two texts against
+ * the 16 patterns of a loaded block (skc_bp_block_run).
  *
- * Each lane keeps its score (the bottom cell of its DP column) in 16 bits, which wrap
- * for texts of 65536 characters or more; the distance d of a lane of length m <= 16
- * lies in [n - 16, n + 16], so d = n + (int16_t)(score - n) recovers it exactly.
+ * One step of the recurrence is a chain of ~11 dependent vector operations, longer
+ * than the ~14 operations take to issue: two texts scanned together fill the gap
+ * (independent chains), where one alone waits on its own latency.
  */
-SKC_ATTR static void SKC_NAME(const skc_bp_block *blk, const uint32_t *t, ptrdiff_t n,
-                              const int64_t *cols, double *out) {
-    typedef int16_t s16x16 __attribute__((vector_size(32)));
+
+/* Advance the state (vp, vn) named by suffix S over text character c. */
+#define SKC_BP_LANE_STEP(S, c)                                                  \
+    do {                                                                        \
+        const uint32_t c_ = (c);                                                \
+        skc_u16x16 eq_ = zero;                                                  \
+        if (c_ < SKC_BP_LOW) {                                                  \
+            eq_ = blk->low[c_];                                                 \
+        } else {                                                                \
+            for (e = 0; e < blk->n_ext; e++)                                    \
+                if (blk->ext_cp[e] == c_) {                                     \
+                    eq_ = blk->ext_mask[e];                                     \
+                    break;                                                      \
+                }                                                               \
+        }                                                                       \
+        SKC_BP_STEP(skc_u16x16, eq_, vp##S, vn##S);                             \
+    } while (0)
+
+/* Write the distances of a text of n characters, final state (vp, vn), to row: n plus
+ * the +1 steps minus the -1 steps of each lane's last column (skc_bp_bottom). */
+#define SKC_BP_LANE_WRITE(vp, vn, n, row)                                       \
+    do {                                                                        \
+        double *out_ = (row) + blk->loaded * SKC_BP_LANES;                      \
+        skc_u16x16 up_, down_;                                                  \
+        SKC_POPCOUNT16(1, (vp) & mask, up_);                                    \
+        SKC_POPCOUNT16(1, (vn) & mask, down_);                                  \
+        up_ -= down_;                                                           \
+        for (k = 0; k < SKC_BP_LANES; k++)                                      \
+            if (blk->active[k]) out_[k] = (double)((n) + (int16_t)up_[k]);      \
+    } while (0)
+
+/* Texts t1 (n1 characters, distances to row1) and t2 (n2, row2; none if row2 is NULL). */
+SKC_ATTR static void SKC_NAME(const skc_bp_block *blk, const uint32_t *t1, ptrdiff_t n1,
+                              double *row1, const uint32_t *t2, ptrdiff_t n2, double *row2) {
     const skc_u16x16 zero = {0};
-    skc_u16x16 vp = ~zero, vn = zero, hp, hn, eq, score, last;
+    skc_u16x16 vp1 = ~zero, vn1 = zero, vp2 = ~zero, vn2 = zero, mask;
     ptrdiff_t i;
     int k, e;
-    memcpy(&score, blk->len, sizeof score);
-    memcpy(&last, blk->last, sizeof last);
-    for (i = 0; i < n; i++) {
-        const uint32_t c = t[i];
-        if (c < SKC_BP_LOW) {
-            eq = blk->low[c];
-        } else {
-            eq = zero;
-            for (e = 0; e < blk->n_ext; e++)
-                if (blk->ext_cp[e] == c) {
-                    eq = blk->ext_mask[e];
-                    break;
-                }
-        }
-        SKC_BP_STEP(skc_u16x16, eq, vp, vn, hp, hn);
-        /* A comparison gives -1 in the lanes where it holds. */
-        score -= (skc_u16x16)((s16x16)((hp & last) != zero));
-        score += (skc_u16x16)((s16x16)((hn & last) != zero));
+    if (row2 == NULL) n2 = 0;
+    memcpy(&mask, blk->mask, sizeof mask);
+    for (i = 0; i < n1 && i < n2; i++) {
+        SKC_BP_LANE_STEP(1, t1[i]);
+        SKC_BP_LANE_STEP(2, t2[i]);
     }
-    for (k = 0; k < SKC_BP_LANES; k++)
-        if (cols[k] >= 0)
-            out[cols[k]] = blk->len[k] ? (double)(n + (int16_t)(uint16_t)(score[k] - (uint16_t)n))
-                                       : (double)n;
+    for (; i < n1; i++) SKC_BP_LANE_STEP(1, t1[i]);
+    for (; i < n2; i++) SKC_BP_LANE_STEP(2, t2[i]);
+    SKC_BP_LANE_WRITE(vp1, vn1, n1, row1);
+    if (row2 != NULL) SKC_BP_LANE_WRITE(vp2, vn2, n2, row2);
 }
+
+#undef SKC_BP_LANE_STEP
+#undef SKC_BP_LANE_WRITE

@@ -97,8 +97,8 @@ def test_many_blocks_and_threads(simd):
         np.testing.assert_array_equal(compiled.pairwise(Y, X, threads), want.T)
 
 
-def test_text_longer_than_a_lane_score_wraps(simd):
-    # A lane keeps its score in 16 bits: a text of 70,000 characters wraps it.
+def test_texts_far_longer_than_the_lanes(simd):
+    # 16-bit lanes against a text of 70,000 characters: nothing may wrap or overflow.
     text = "ab" * 35_000
     Y = ["", "a", "ab" * 8, "b" * 16, "\U0001f600" * 3]
     compiled, _ = unit_kernels()
