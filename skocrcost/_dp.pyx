@@ -282,7 +282,7 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
 cdef double pair_distance(const Table* t, bint unit, const int32_t* aid, const cp_t* acp,
                           Py_ssize_t n, const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
                           skc_peq* q, double* work) noexcept nogil:
-    """One pair: bit-parallel for unit costs when one string fits a word, else the DP."""
+    """One pair: bit-parallel for unit costs (the DP if its memory runs out), else the DP."""
     cdef int64_t d
     if unit:
         d = skc_bp_distance(q, acp, n, bcp, m)
@@ -544,8 +544,9 @@ cdef class CostKernel:
         cdef skc_peq q
         cdef bint unit = self.unit and BITPARALLEL
         if n <= STACK and m <= STACK:
-            self._encode_into(a, aid_s, acp_s)
-            self._encode_into(b, bid_s, bcp_s)
+            # Unit costs read no ids here: both strings fit the bit-parallel word.
+            self._encode_into(a, NULL if unit else aid_s, acp_s)
+            self._encode_into(b, NULL if unit else bid_s, bcp_s)
             return pair_distance(&self.t, unit, aid_s, acp_s, n, bid_s, bcp_s, m, &q, work_s)
         aid = <int32_t*> malloc((n + m + 1) * sizeof(int32_t))
         acp = <cp_t*> malloc((n + m + 1) * sizeof(cp_t))
@@ -620,8 +621,8 @@ cdef class CostKernel:
         a thread loads once (its match masks) and every X string scans as the text,
         writing 16 neighbouring cells of its output row.  Y strings longer than a
         lane (16 characters) leave their lane empty and go one pair at a time
-        (pair_distance, the DP when both strings exceed 64 characters: unit costs
-        are the same for every id, so the DP reads id 0 everywhere).
+        (pair_distance; should it fall back to the DP, unit costs are the same for
+        every id, so it reads id 0 everywhere).
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
         ylen = np.diff(yoff)

@@ -71,6 +71,18 @@ static inline int64_t skc_bp_bottom(uint64_t vp, uint64_t vn, ptrdiff_t m, ptrdi
     return (int64_t)n + (int64_t)up - (int64_t)down;
 }
 
+/* Slot of code point c (>= 256) in the list ``cps`` of *n entries, appended if absent;
+ * *fresh tells the caller to clear the new slot's mask.  Few distinct characters
+ * beyond Latin-1 occur in one pattern, so a list beats a hash. */
+static inline int skc_ext_slot(uint32_t *cps, int *n, uint32_t c, int *fresh) {
+    int e;
+    for (e = 0; e < *n && cps[e] != c; e++) {
+    }
+    *fresh = e == *n;
+    if (*fresh) cps[(*n)++] = c;
+    return e;
+}
+
 /* Where each character of a pattern of <= 64 characters occurs: a direct table for
  * code points < 256 and a short list for the others (few distinct in one pattern). */
 typedef struct {
@@ -94,7 +106,7 @@ static inline uint64_t skc_peq_get(const skc_peq *q, uint32_t c) {
 static inline void skc_peq_set(skc_peq *q, const uint32_t *p, ptrdiff_t m, const uint32_t *t,
                                ptrdiff_t n) {
     ptrdiff_t j;
-    int k;
+    int k, fresh;
     for (j = 0; j < n; j++)
         if (t[j] < SKC_BP_LOW) q->low[t[j]] = 0;
     for (j = 0; j < m; j++)
@@ -106,20 +118,82 @@ static inline void skc_peq_set(skc_peq *q, const uint32_t *p, ptrdiff_t m, const
             q->low[p[j]] |= bit;
             continue;
         }
-        for (k = 0; k < q->n_ext && q->ext_cp[k] != p[j]; k++) {
-        }
-        if (k == q->n_ext) {
-            q->ext_cp[k] = p[j];
-            q->ext_mask[k] = 0;
-            q->n_ext++;
-        }
+        k = skc_ext_slot(q->ext_cp, &q->n_ext, p[j], &fresh);
+        if (fresh) q->ext_mask[k] = 0;
         q->ext_mask[k] |= bit;
     }
 }
 
-/* Unit-cost distance of a (n) and b (m) with a pattern of at most 64 characters (the
- * longer string if it fits, so the scan runs over the shorter one; the distance is
- * symmetric).  Returns -1 when both are longer than 64: the caller runs the DP. */
+/* Patterns longer than a word: W = ceil(m / 64) words per column, each step carrying
+ * the row's +1/-1 bit out of the top of one word into the bottom of the next (Hyyrö
+ * 2003, blocked as in Myers 1999), where the one-word step shifts in a constant.  The
+ * addition's carry between words needs no propagation: the -1 carried in is ORed
+ * into Eq, which is how Myers' blocks take their horizontal input.  Returns -1 if
+ * memory runs out (the caller runs the DP). */
+static int64_t skc_bp_distance_blocks(const uint32_t *p, ptrdiff_t m, const uint32_t *t,
+                                      ptrdiff_t n) {
+    const ptrdiff_t W = (m + SKC_BP_WORD - 1) / SKC_BP_WORD;
+    /* Masks of the code points < 256, of the others (m rows at most, then a row of
+     * zeros for characters outside the pattern), and the column (VP, VN). */
+    uint64_t *low = (uint64_t *)calloc((size_t)(SKC_BP_LOW + m + 3) * W, sizeof(uint64_t));
+    uint32_t *ext_cp = (uint32_t *)malloc((size_t)m * sizeof(uint32_t));
+    uint64_t *ext, *none, *vp, *vn;
+    ptrdiff_t i, j, w;
+    int e, n_ext = 0, fresh;
+    int64_t result = -1;
+    if (low == NULL || ext_cp == NULL) goto done;
+    ext = low + SKC_BP_LOW * W;
+    none = ext + m * W;
+    vp = none + W;
+    vn = vp + W;
+    for (j = 0; j < m; j++) {
+        const uint64_t bit = (uint64_t)1 << (j % SKC_BP_WORD);
+        if (p[j] < SKC_BP_LOW) {
+            low[p[j] * W + j / SKC_BP_WORD] |= bit;
+        } else {
+            e = skc_ext_slot(ext_cp, &n_ext, p[j], &fresh); /* rows start zeroed */
+            ext[e * W + j / SKC_BP_WORD] |= bit;
+        }
+    }
+    for (w = 0; w < W; w++) vp[w] = ~(uint64_t)0;
+    for (i = 0; i < n; i++) {
+        const uint64_t *eq = none;
+        uint64_t hp_in = 1, hn_in = 0;
+        if (t[i] < SKC_BP_LOW) {
+            eq = low + t[i] * W;
+        } else {
+            for (e = 0; e < n_ext; e++)
+                if (ext_cp[e] == t[i]) {
+                    eq = ext + e * W;
+                    break;
+                }
+        }
+        for (w = 0; w < W; w++) {
+            const uint64_t x = eq[w] | hn_in;
+            const uint64_t d0 = (((x & vp[w]) + vp[w]) ^ vp[w]) | x | vn[w];
+            uint64_t hp = vn[w] | ~(d0 | vp[w]), hn = d0 & vp[w];
+            const uint64_t hp_out = hp >> 63, hn_out = hn >> 63;
+            hp = (hp << 1) | hp_in;
+            hn = (hn << 1) | hn_in;
+            hp_in = hp_out;
+            hn_in = hn_out;
+            vp[w] = hn | ~(d0 | hp);
+            vn[w] = hp & d0;
+        }
+    }
+    /* The last column from its top cell (n) down, word by word. */
+    result = n;
+    for (w = 0; w < W; w++)
+        result += skc_bp_bottom(vp[w], vn[w], w < W - 1 ? SKC_BP_WORD : m - w * SKC_BP_WORD, 0);
+done:
+    free(low);
+    free(ext_cp);
+    return result;
+}
+
+/* Unit-cost distance of a (n) and b (m).  The pattern is the longer string if it fits
+ * a word, so the scan runs over the shorter one (the distance is symmetric); else the
+ * shorter one, in as many words as it needs.  Returns -1 only if memory runs out. */
 static int64_t skc_bp_distance(skc_peq *q, const uint32_t *a, ptrdiff_t n, const uint32_t *b,
                                ptrdiff_t m) {
     const int a_longer = n >= m;
@@ -132,7 +206,7 @@ static int64_t skc_bp_distance(skc_peq *q, const uint32_t *a, ptrdiff_t n, const
     } else if (lsh <= SKC_BP_WORD) {
         p = sh, lp = lsh, t = lo, lt = llo;
     } else {
-        return -1;
+        return skc_bp_distance_blocks(sh, lsh, lo, llo);
     }
     if (lp == 0) return lt;
     skc_peq_set(q, p, lp, t, lt);
@@ -184,7 +258,7 @@ static void skc_bp_block_free(skc_bp_block *blk) {
  * off[j + 1] - off[j] long. */
 static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
                              const int64_t *off, ptrdiff_t count) {
-    int k, j, e, n_used;
+    int k, j, e, n_used, fresh;
     if (blk->loaded == g) return;
     /* Lengths and the like are read into locals: the stores into the masks (uint16_t)
      * may alias the block's uint16_t fields, and reloading them cost a fifth of a load.
@@ -216,13 +290,8 @@ static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
                 }
                 lanes = (uint16_t *)&blk->low[c];
             } else {
-                for (e = 0; e < blk->n_ext && blk->ext_cp[e] != c; e++) {
-                }
-                if (e == blk->n_ext) {
-                    blk->ext_cp[e] = c;
-                    memset(&blk->ext_mask[e], 0, sizeof(skc_u16x16));
-                    blk->n_ext++;
-                }
+                e = skc_ext_slot(blk->ext_cp, &blk->n_ext, c, &fresh);
+                if (fresh) memset(&blk->ext_mask[e], 0, sizeof(skc_u16x16));
                 lanes = (uint16_t *)&blk->ext_mask[e];
             }
             lanes[k] |= (uint16_t)(1u << j);

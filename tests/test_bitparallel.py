@@ -1,8 +1,9 @@
 """The bit-parallel unit-cost path (_unit.h) against its twin and the plain DP.
 
 Unit-cost tables (every edit 1, a match 0) take the bit-parallel kernels: one
-64-bit word per pattern in ``distance``, 16 patterns of <= 16 characters in the
-lanes of a vector in ``pairwise``, the DP when both strings exceed 64 characters.
+64-bit word per pattern in ``distance`` (several when both strings exceed 64
+characters), 16 patterns of <= 16 characters in the lanes of a vector in
+``pairwise``.
 Each must give exactly the DP's numbers; a table that is almost unit must not
 take that path.
 """
@@ -85,7 +86,7 @@ def test_pairwise_equals_twin_and_dp(X, Y, threads):
 
 def test_many_blocks_and_threads(simd):
     # Several blocks of 16 lanes per thread, loaded and cleared in turn, with lengths
-    # 0 .. 70 on both sides (lanes, padding, one pair at a time, the DP beyond 64).
+    # 0 .. 70 on both sides (lanes, padding, one pair at a time, blocks beyond 64).
     rng = np.random.default_rng(4)
     pool = list("abcé€\U0001f600")
     X = ["".join(rng.choice(pool, rng.integers(0, 71))) for _ in range(30)]
@@ -95,6 +96,21 @@ def test_many_blocks_and_threads(simd):
     for threads in (1, 2):
         np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
         np.testing.assert_array_equal(compiled.pairwise(Y, X, threads), want.T)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(65, 300), st.integers(65, 300), st.sampled_from(["ab", "abcé€\U0001f600"]),
+       st.integers(0, 2**32 - 1))  # fmt: skip
+def test_both_longer_than_a_word_run_in_blocks(n, m, pool, seed):
+    # Several 64-bit words per column: the carries between words must match the DP.
+    rng = np.random.default_rng(seed)
+    a = "".join(rng.choice(list(pool), n))
+    b = "".join(rng.choice(list(pool), m))
+    compiled, twin = unit_kernels()
+    d = compiled.distance(a, b)
+    assert d == dp_pairwise(compiled, [a], [b])[0, 0]
+    assert d == _dp_py.bitparallel_distance(a, b)
+    np.testing.assert_array_equal(compiled.pairwise([a, b], [b, a], 2), [[d, 0], [0, d]])
 
 
 def test_texts_far_longer_than_the_lanes(simd):
