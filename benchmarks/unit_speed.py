@@ -1,18 +1,24 @@
 """Unit-cost skocrcost against rapidfuzz on run.py's exact inputs of (i), (iii) and (ii).
 
-    python benchmarks/unit_speed.py [--repeat N] [--quick]
+    python benchmarks/unit_speed.py [--repeat N] [--quick] [--simd baseline]
+    mkfifo /tmp/ctl && PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl \\
+        -e cycles:u,instructions:u python benchmarks/unit_speed.py --cycles iii ours
 
 The unit rows of ``run.py`` alone, for measuring the bit-parallel path: the random
 generator is consumed as ``run.py`` consumes it, so the pairs, the 2000 x 2000 tokens
 and the queries are the same.  Each implementation runs ``--repeat`` times,
 alternating with its peer (the machine's clock moves with its other jobs); the best
 CPU seconds (``time.process_time``) of each are printed, and every result is checked
-equal to rapidfuzz's.  One thread.
+equal to rapidfuzz's.  One thread.  ``--cycles W IMPL`` instead runs one of them
+``--repeat`` times with perf's counters enabled around those runs only (through the
+control FIFO named by $PERF_CTL), so that ``perf stat`` counts nothing else.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 
 import numpy as np
@@ -43,25 +49,56 @@ def best(fns, repeat):
     return [min(t) for t in times], outs
 
 
+def counted(fn, repeat):
+    """Run ``fn`` once to warm up, then ``repeat`` times with perf's counters on."""
+    fn()
+    with open(os.environ["PERF_CTL"], "w", buffering=1) as ctl:
+        ctl.write("enable\n")
+        c = time.process_time()
+        for _ in range(repeat):
+            fn()
+        c = time.process_time() - c
+        ctl.write("disable\n")
+    print(f"{repeat} runs, {c / repeat:.4f} s CPU each", file=sys.stderr)
+
+
+def ii_queries(rng, words, n):
+    """run.py's (iv) queries: its confusions come from the fit of workload (v)."""
+    X, y = read_pairs(DATA / "icdar2017_engmono" / "tokens.tsv")
+    est = EditCostEstimator(n_jobs=1).fit(X, y)
+    return noisy_queries(rng, words, n, est.counts_.most_common(200))[0]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="run.py --quick's sizes")
+    parser.add_argument("--simd", choices=["baseline", "avx2"], help="force a SIMD level")
+    parser.add_argument(
+        "--cycles", nargs=2, metavar=("W", "IMPL"), help="count (i|iii) (ours|rapidfuzz) in perf"
+    )
     args = parser.parse_args(argv)
+    if args.simd:
+        _dp._set_simd_level(args.simd)
     pairs, square, nq = (20_000, 400, 5) if args.quick else (200_000, 2000, 20)
     rng = np.random.default_rng(2026)  # consumed in run.py's order
     learned_style_costs(rng)
     A, B = tokens(rng, pairs), tokens(rng, pairs)
     X, Y = tokens(rng, square), tokens(rng, square)
     unit = WeightedLevenshtein()
-    print(f"simd level {_dp.simd_level()}, unit path {unit.unit}")
+    runs = {
+        ("i", "ours"): lambda: list(map(unit.distance, A, B)),
+        ("i", "rapidfuzz"): lambda: list(map(RFLevenshtein.distance, A, B)),
+        ("iii", "ours"): lambda: unit.pairwise(X, Y, n_jobs=1),
+        ("iii", "rapidfuzz"): lambda: process.cdist(X, Y, scorer=RFLevenshtein.distance, workers=1),
+    }
     with threadpool_limits(1):
+        if args.cycles:
+            counted(runs[tuple(args.cycles)], args.repeat)
+            return
+        print(f"simd level {_dp.simd_level()}, unit path {unit.unit}")
         (c_ours, c_rf), (d_ours, d_rf) = best(
-            [
-                lambda: list(map(unit.distance, A, B)),
-                lambda: list(map(RFLevenshtein.distance, A, B)),
-            ],
-            args.repeat,
+            [runs["i", "ours"], runs["i", "rapidfuzz"]], args.repeat
         )
         assert np.array_equal(np.array(d_rf, float), np.array(d_ours))
         print(
@@ -70,24 +107,15 @@ def main(argv=None):
             f"rapidfuzz {c_rf:.4f} s ({pairs / c_rf / 1e6:.2f} M/s), ratio {c_rf / c_ours:.2f}x"
         )
         (c_ours, c_rf), (D_ours, D_rf) = best(
-            [
-                lambda: unit.pairwise(X, Y, n_jobs=1),
-                lambda: process.cdist(X, Y, scorer=RFLevenshtein.distance, workers=1),
-            ],
-            args.repeat,
+            [runs["iii", "ours"], runs["iii", "rapidfuzz"]], args.repeat
         )
         assert np.array_equal(D_rf.astype(float), D_ours)
         print(
             f"(iii) pairwise {square} x {square}: ours {c_ours:.4f} s, rapidfuzz cdist "
             f"{c_rf:.4f} s, ratio {c_rf / c_ours:.2f}x"
         )
-        Xf, yf = read_pairs(DATA / "icdar2017_engmono" / "tokens.tsv")
-        est = EditCostEstimator(n_jobs=1).fit(Xf, yf)
         words = lexicon()
-        queries, _ = noisy_queries(
-            rng, words, 50 if args.quick else 200, est.counts_.most_common(200)
-        )
-        qs = queries[:nq]
+        qs = ii_queries(rng, words, 50 if args.quick else 200)[:nq]
         (c_ours, c_rf), (D, R) = best(
             [
                 lambda: [top_k(unit.pairwise([q], words)[0], 10) for q in qs],
