@@ -233,9 +233,6 @@ typedef struct {
     uint16_t len[SKC_BP_LANES];
     char active[SKC_BP_LANES]; /* the lane holds a string (not padding, not too long) */
     uint16_t mask[SKC_BP_LANES]; /* the lane's bits: (1 << len) - 1 */
-    uint8_t seen[SKC_BP_LOW]; /* the block's code points < 256: flags and a list */
-    uint8_t used[SKC_BP_LOW];
-    int n_used;
     ptrdiff_t loaded; /* the block number held, -1 for none */
     void *raw; /* what malloc returned (the struct is aligned within it) */
 } skc_bp_block;
@@ -258,18 +255,20 @@ static void skc_bp_block_free(skc_bp_block *blk) {
  * off[j + 1] - off[j] long. */
 static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
                              const int64_t *off, ptrdiff_t count) {
-    int k, j, e, n_used, fresh;
+    int k, j, e, fresh;
     if (blk->loaded == g) return;
     /* Lengths and the like are read into locals: the stores into the masks (uint16_t)
      * may alias the block's uint16_t fields, and reloading them cost a fifth of a load.
-     * Only the distinct characters are cleared (a word's letters repeat across lanes):
-     * with one text per block, as for one query against a lexicon, clearing each
-     * occurrence cost as much as loading. */
-    for (e = 0; e < blk->n_used; e++) {
-        memset(&blk->low[blk->used[e]], 0, sizeof(skc_u16x16));
-        blk->seen[blk->used[e]] = 0;
-    }
-    n_used = 0;
+     * The clear zeroes what each lane wrote, 16 bits per character: a load's or-ing
+     * into those bits then reads a store of its own size and place, which forwards
+     * without a stall (clearing whole 32-byte entries cost as much as loading). */
+    for (k = 0; k < SKC_BP_LANES; k++)
+        if (blk->active[k]) {
+            const uint32_t *s = cp + off[blk->loaded * SKC_BP_LANES + k];
+            const int len = blk->len[k];
+            for (j = 0; j < len; j++)
+                if (s[j] < SKC_BP_LOW) ((uint16_t *)&blk->low[s[j]])[k] = 0;
+        }
     blk->loaded = g;
     blk->n_ext = 0;
     for (k = 0; k < SKC_BP_LANES; k++) {
@@ -284,10 +283,6 @@ static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
             const uint32_t c = s[j];
             uint16_t *lanes;
             if (c < SKC_BP_LOW) {
-                if (!blk->seen[c]) {
-                    blk->seen[c] = 1;
-                    blk->used[n_used++] = (uint8_t)c;
-                }
                 lanes = (uint16_t *)&blk->low[c];
             } else {
                 e = skc_ext_slot(blk->ext_cp, &blk->n_ext, c, &fresh);
@@ -297,7 +292,6 @@ static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
             lanes[k] |= (uint16_t)(1u << j);
         }
     }
-    blk->n_used = n_used;
 }
 
 /* The scan of two texts against a loaded block, once per target (a template). */
