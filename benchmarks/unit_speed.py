@@ -1,4 +1,4 @@
-"""Unit-cost skocrcost against rapidfuzz on run.py's exact inputs of (i), (iii) and (ii).
+"""Unit-cost skocrcost against rapidfuzz on run.py's exact inputs of (i), (iii), (ii), (iv).
 
     python benchmarks/unit_speed.py [--repeat N] [--quick] [--simd baseline]
     mkfifo /tmp/ctl && PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl \\
@@ -6,13 +6,14 @@
 
 The unit rows of ``run.py`` alone, for measuring the bit-parallel path: the random
 generator is consumed as ``run.py`` consumes it, so the pairs, the 2000 x 2000 tokens
-and the queries are the same.  One more workload, lines of 70-89 characters, runs
-the variant for strings longer than a 64-bit word.  Each implementation runs ``--repeat`` times,
-alternating with its peer (the machine's clock moves with its other jobs); the best
-CPU seconds (``time.process_time``) of each are printed, and every result is checked
-equal to rapidfuzz's.  One thread.  ``--cycles W IMPL`` instead runs one of them
-``--repeat`` times with perf's counters enabled around those runs only (through the
-control FIFO named by $PERF_CTL), so that ``perf stat`` counts nothing else.
+and the queries of (ii) and (iv) are the same.  One more workload, lines of 70-89
+characters, runs the variant for strings longer than a 64-bit word.  Each
+implementation runs ``--repeat`` times ((iv), with the trie too, once), alternating
+with its peers (the machine's clock moves with its other jobs); the best CPU seconds
+(``time.process_time``) of each are printed, and every result is checked equal to
+rapidfuzz's.  One thread.  ``--cycles W IMPL`` instead runs one of them ``--repeat``
+times with perf's counters enabled around those runs only (through the control FIFO
+named by $PERF_CTL), so that ``perf stat`` counts nothing else.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from run import (
     top_k,
 )
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp
 
 
 def best(fns, repeat):
@@ -140,7 +141,8 @@ def main(argv=None):
             f"the DP {c_dp:.4f} s, rapidfuzz cdist {c_rf:.4f} s, ratio {c_rf / c_ours:.2f}x"
         )
         words = lexicon()
-        qs = ii_queries(rng, words, 50 if args.quick else 200)[:nq]
+        queries = ii_queries(rng, words, 50 if args.quick else 200)
+        qs = queries[:nq]
         (c_ours, c_rf), (D, R) = best(
             [
                 lambda: [top_k(unit.pairwise([q], words)[0], 10) for q in qs],
@@ -156,6 +158,30 @@ def main(argv=None):
         print(
             f"(ii)  one query vs {len(words):,} words, {nq} queries: ours {c_ours:.4f} s, "
             f"rapidfuzz extract {c_rf:.4f} s, ratio {c_rf / c_ours:.2f}x"
+        )
+        # (iv): all queries at once share each loaded block; the trie is the other way.
+        nn = EditDistanceNeighbors(n_neighbors=10, metric=unit).fit(words)
+        (c_ours, c_nn, c_rf), (D, (d_nn, _), R) = best(
+            [
+                lambda: unit.pairwise(queries, words, n_jobs=1),
+                lambda: nn.kneighbors(queries),
+                lambda: [
+                    process.extract(q, words, scorer=RFLevenshtein.distance, limit=10)
+                    for q in queries
+                ],
+            ],
+            1,
+        )
+        top = np.sort(np.partition(D, 9, axis=1)[:, :10], axis=1)
+        assert np.array_equal(np.sort(d_nn, axis=1), top)
+        assert all(
+            np.array_equal(np.sort([float(x[1]) for x in r]), d)
+            for r, d in zip(R, top, strict=True)
+        )
+        print(
+            f"(iv)  {len(queries)} queries vs the lexicon: pairwise {c_ours:.4f} s, "
+            f"EditDistanceNeighbors {c_nn:.4f} s, rapidfuzz extract {c_rf:.4f} s, "
+            f"ratio {c_rf / c_ours:.2f}x"
         )
 
 
