@@ -3,17 +3,19 @@
  * When every substitution, insertion and deletion costs 1 (a match 0), a DP column
  * differs from its neighbour by -1, 0 or +1 in every cell, so a whole column of a
  * pattern of m <= 64 characters fits in two bit vectors (VP: +1, VN: -1) and one text
- * character advances it in ~17 word operations instead of m cells.  The result is the
+ * character advances it in ~14 word operations instead of m cells.  The result is the
  * same integer the weighted DP computes with unit costs (sums of 1.0 are exact).
  *
  * Bits above the pattern's length hold junk that never reaches the bits below it:
  * logic operations stay in their bit, carries and shifts only move upward.  So a
  * pattern of m bits may sit in a wider word or in a 16-bit SIMD lane unmasked.
  *
- * Two kernels share the recurrence (SKC_BP_STEP): one pattern in a 64-bit word
- * (``distance``, and ``pairwise`` on strings longer than a lane), and 16 patterns of
- * <= 16 characters in the 16-bit lanes of one vector against one text (``pairwise``;
- * _unit_body.h, compiled for AVX2 and for the baseline target as _lanes.h does).
+ * Three kernels share the recurrence (SKC_BP_STEP): one pattern in a 64-bit word
+ * (``distance``, and ``pairwise`` on strings longer than a lane), the same in several
+ * words when both strings are longer than one (skc_bp_distance_blocks), and 16
+ * patterns of <= 16 characters in the 16-bit lanes of one vector against two texts at
+ * a time (``pairwise``; _unit_body.h, compiled for AVX2 and for the baseline target as
+ * _lanes.h does).
  */
 #ifndef SKOCRCOST_UNIT_H
 #define SKOCRCOST_UNIT_H
@@ -32,16 +34,21 @@
 
 /* One step of the recurrence for a text character whose pattern positions are Eq: the
  * column's +1/-1 bits VP/VN advance through the row's +1/-1 bits hp/hn.  T is the word
- * type (uint64_t or a vector of uint16_t); hp gets a 1 shifted in because the top row
- * of the DP grows by one per text character (global distance, not search). */
-#define SKC_BP_STEP(T, Eq, VP, VN)                             \
-    do {                                                       \
-        const T xv_ = (Eq) | (VN);                             \
-        const T xh_ = ((((Eq) & (VP)) + (VP)) ^ (VP)) | (Eq);  \
-        const T hp_ = ((VN) | ~(xh_ | (VP))) << 1 | 1;         \
-        const T hn_ = ((VP) & xh_) << 1;                       \
-        VP = hn_ | ~(xv_ | hp_);                               \
-        VN = hp_ & xv_;                                        \
+ * type (uint64_t or a vector of uint16_t, TOP its top bit's index).  The row's steps
+ * shift in HP_IN/HN_IN at the bottom, and their top bits leave in HP_OUT/HN_OUT: for
+ * the next word of a long pattern (skc_bp_distance_blocks), where a -1 carried in
+ * also joins Eq.  A single word shifts in +1 (the top row of the DP grows by one per
+ * text character: global distance, not search) and drops what leaves. */
+#define SKC_BP_STEP(T, TOP, Eq, VP, VN, HP_IN, HN_IN, HP_OUT, HN_OUT) \
+    do {                                                               \
+        const T x_ = (Eq) | (HN_IN);                                   \
+        const T d0_ = ((((x_) & (VP)) + (VP)) ^ (VP)) | x_ | (VN);     \
+        const T hp_ = (VN) | ~(d0_ | (VP)), hn_ = d0_ & (VP);          \
+        const T hp1_ = hp_ << 1 | (HP_IN), hn1_ = hn_ << 1 | (HN_IN);  \
+        HP_OUT = hp_ >> (TOP);                                         \
+        HN_OUT = hn_ >> (TOP);                                         \
+        VP = hn1_ | ~(d0_ | hp1_);                                     \
+        VN = hp1_ & d0_;                                               \
     } while (0)
 
 /* Bits set in each 16-bit lane of v (a uint64_t of 4 lanes with R = 0x0001000100010001,
@@ -126,7 +133,7 @@ static inline void skc_peq_set(skc_peq *q, const uint32_t *p, ptrdiff_t m, const
 
 /* Patterns longer than a word: W = ceil(m / 64) words per column, each step carrying
  * the row's +1/-1 bit out of the top of one word into the bottom of the next (Hyyrö
- * 2003, blocked as in Myers 1999), where the one-word step shifts in a constant.  The
+ * 2003, blocked as in Myers 1999), where a single word shifts in a constant.  The
  * addition's carry between words needs no propagation: the -1 carried in is ORed
  * into Eq, which is how Myers' blocks take their horizontal input.  Returns -1 if
  * memory runs out (the caller runs the DP). */
@@ -169,16 +176,10 @@ static int64_t skc_bp_distance_blocks(const uint32_t *p, ptrdiff_t m, const uint
                 }
         }
         for (w = 0; w < W; w++) {
-            const uint64_t x = eq[w] | hn_in;
-            const uint64_t d0 = (((x & vp[w]) + vp[w]) ^ vp[w]) | x | vn[w];
-            uint64_t hp = vn[w] | ~(d0 | vp[w]), hn = d0 & vp[w];
-            const uint64_t hp_out = hp >> 63, hn_out = hn >> 63;
-            hp = (hp << 1) | hp_in;
-            hn = (hn << 1) | hn_in;
+            uint64_t hp_out, hn_out;
+            SKC_BP_STEP(uint64_t, 63, eq[w], vp[w], vn[w], hp_in, hn_in, hp_out, hn_out);
             hp_in = hp_out;
             hn_in = hn_out;
-            vp[w] = hn | ~(d0 | hp);
-            vn[w] = hp & d0;
         }
     }
     /* The last column from its top cell (n) down, word by word. */
@@ -211,8 +212,8 @@ static int64_t skc_bp_distance(skc_peq *q, const uint32_t *a, ptrdiff_t n, const
     if (lp == 0) return lt;
     skc_peq_set(q, p, lp, t, lt);
     for (i = 0; i < lt; i++) {
-        const uint64_t eq = skc_peq_get(q, t[i]);
-        SKC_BP_STEP(uint64_t, eq, vp, vn);
+        uint64_t unused_hp, unused_hn;
+        SKC_BP_STEP(uint64_t, 63, skc_peq_get(q, t[i]), vp, vn, 1, 0, unused_hp, unused_hn);
     }
     return skc_bp_bottom(vp, vn, lp, lt);
 }

@@ -2,7 +2,7 @@
  * the 16 patterns of a loaded block (skc_bp_block_run).
  *
  * One step of the recurrence is a chain of ~11 dependent vector operations, longer
- * than the ~14 operations take to issue: two texts scanned together fill the gap
+ * than its ~15 operations take to issue: two texts scanned together fill the gap
  * (independent chains), where one alone waits on its own latency.
  */
 
@@ -20,7 +20,8 @@
                     break;                                                      \
                 }                                                               \
         }                                                                       \
-        SKC_BP_STEP(skc_u16x16, eq_, vp##S, vn##S);                             \
+        skc_u16x16 unused_hp_, unused_hn_;                                      \
+        SKC_BP_STEP(skc_u16x16, 15, eq_, vp##S, vn##S, 1, 0, unused_hp_, unused_hn_); \
     } while (0)
 
 /* Write the distances of a text of n characters, final state (vp, vn), to row: n plus
