@@ -41,13 +41,17 @@ def unit_kernels():
     return compiled, _dp_py.CostKernel(*args)
 
 
-def dp_pairwise(kernel, X, Y, threads=1):
+def on_the_dp(method, *args):
     """The compiled DP's answer, with the bit-parallel path turned off."""
     old = _dp._set_bitparallel(False)
     try:
-        return kernel.pairwise(X, Y, threads)
+        return method(*args)
     finally:
         _dp._set_bitparallel(old)
+
+
+def dp_pairwise(kernel, X, Y, threads=1):
+    return on_the_dp(kernel.pairwise, X, Y, threads)
 
 
 @pytest.fixture(params=LEVELS)
@@ -64,7 +68,8 @@ def test_distance_equals_twin_and_dp(a, b):
     d = compiled.distance(a, b)
     assert d == _dp_py.bitparallel_distance(a, b)
     assert d == twin._table(a, b)[0][len(a)][len(b)]  # the twin's DP
-    assert d == dp_pairwise(compiled, [a], [b])[0, 0]  # the compiled DP
+    assert d == on_the_dp(compiled.distance, a, b)  # the compiled DP
+    assert d == dp_pairwise(compiled, [a], [b])[0, 0]  # the compiled DP lanes
     assert d == compiled.distance(b, a)  # unit costs: symmetric, whichever is the pattern
 
 
