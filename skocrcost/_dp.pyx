@@ -397,6 +397,12 @@ cdef class CostKernel:
         Insertion and deletion costs by id; index 0 holds the defaults.
     dense : bool
         Build a dense (n_chars + 1)^2 table (fast) rather than a CSR one (small).
+
+    Attributes
+    ----------
+    unit : bool
+        Every edit costs exactly 1 (a match 0): ``distance`` and ``pairwise`` then
+        run bit-parallel (``_unit.h``) rather than the DP, with the same results.
     """
 
     def __cinit__(self, *args, **kwargs):
