@@ -229,6 +229,20 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     ['unworthy', 'unworthy']
     >>> fixer.set_params(variant_weight=1.0).predict(["vnworthy", "unwortby"]).tolist()
     ['vnworthy', 'unworthy']
+
+    Fitted on the tokens of lines (one list per line, punctuation and all), it also
+    learns what OCR punctuation stands for; ``fix_punctuation`` applies it.
+
+    >>> ocr = [["Tbe", "cat,.", "sat"], ["tbe", "dog,.", "ran"], ["The", "hat,.", "fell"]]
+    >>> truth = [["The", "cat,", "sat"], ["the", "dog,", "ran"], ["The", "hat,", "fell"]]
+    >>> words = ["the", "cat", "dog", "hat", "sat", "ran", "fell"]
+    >>> fixer = OCRCorrector(EditCostEstimator(k=0.5), lexicon=words).fit(ocr, truth)
+    >>> fixer.surface_rules_.trail
+    {(',.', 'lower'): ','}
+    >>> fixer.correct("Tbe dog,. fell")
+    'The dog,. fell'
+    >>> fixer.set_params(fix_punctuation=True).correct("Tbe dog,. fell")
+    'The dog, fell'
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
