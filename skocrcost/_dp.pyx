@@ -596,6 +596,27 @@ cdef class CostKernel:
             self._pairwise_pairs(out, xo, xi, xc, yo, yi, yc, n_threads)
         return out
 
+    def _pairwise_unit_into(self, list X not None, const int64_t[::1] yoff not None,
+                            const cp_t[::1] ycp not None, double[:, ::1] out not None,
+                            int n_threads=1):
+        """Unit costs against a Y encoded once (``_encode_list(Y, "Y", False)``): into ``out``.
+
+        ``EditDistanceNeighbors`` encodes its lexicon at fit and searches it in
+        chunks of words (a slice ``yoff[a:b + 1]`` of the offsets, with the whole
+        ``ycp``): encoding 100k words per call cost a third of a one-query search.
+        """
+        self._check()
+        if not self.unit:
+            raise ValueError("_pairwise_unit_into needs unit costs")
+        if out.shape[0] != len(X) or out.shape[1] != yoff.shape[0] - 1:
+            raise ValueError(f"out must have shape ({len(X)}, {yoff.shape[0] - 1})")
+        if yoff.shape[0] and (yoff[0] < 0 or yoff[yoff.shape[0] - 1] > ycp.shape[0]):
+            raise ValueError("yoff must point into ycp")
+        if out.shape[0] == 0 or out.shape[1] == 0:
+            return
+        xo, _, xc = self._encode_list(X, "X", False)
+        self._pairwise_unit(out, xo, xc, yoff, ycp, skc_threads(n_threads))
+
     cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
                          const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):

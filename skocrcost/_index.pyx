@@ -536,6 +536,57 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
     return f.hits
 
 
+cdef void merge_row(const double* row, Py_ssize_t m, int64_t first, Py_ssize_t k,
+                    Py_ssize_t have, Hit* hits, double* dist, int64_t* ind) noexcept nogil:
+    """Offer a row's ``have`` best so far, then its m new distances (indices first ..)."""
+    cdef Found f
+    cdef Py_ssize_t j
+    f.hits = hits
+    f.size = 0
+    f.capacity = k
+    f.radius_mode = False
+    f.bound = INFINITY
+    for j in range(have):
+        found_add(&f, dist[j], ind[j])
+    for j in range(m):
+        # Indices only grow, so a tie with the k-th best never displaces it: skip it here.
+        if f.size < k or row[j] < f.bound:
+            found_add(&f, row[j], first + j)
+    qsort(hits, f.size, sizeof(Hit), hit_cmp)
+    for j in range(f.size):
+        dist[j] = hits[j].d
+        ind[j] = hits[j].i
+
+
+def topk_update(const double[:, ::1] D not None, int64_t first, double[:, ::1] dist not None,
+                int64_t[:, ::1] ind not None, Py_ssize_t have, int n_threads=1):
+    """Merge the distances D to lexicon words ``first, first + 1, ...`` into each row's best.
+
+    ``dist`` and ``ind`` (shape (len(D), k)) hold each row's ``have`` best so far,
+    from words before ``first``, sorted; returns how many they hold now.  The
+    order is the trie's (found_add, hit_cmp): by distance, ties by lexicon index,
+    so brute force over the lexicon in chunks of words gives the trie's answer.
+    """
+    cdef Py_ssize_t n = D.shape[0], m = D.shape[1], k = dist.shape[1], r, failed = 0
+    if ind.shape[0] != n or dist.shape[0] != n or ind.shape[1] != k or not 0 <= have <= k:
+        raise ValueError("dist and ind must have shape (len(D), k), with 0 <= have <= k")
+    cdef Hit* hits
+    if n == 0 or k == 0:
+        return min(k, have + m)
+    n_threads = skc_threads(n_threads)
+    with nogil, parallel(num_threads=n_threads):
+        hits = <Hit*> malloc(k * sizeof(Hit))
+        for r in prange(n, schedule="static"):
+            if hits == NULL:
+                failed += 1
+                continue
+            merge_row(&D[r, 0] if m else NULL, m, first, k, have, hits, &dist[r, 0], &ind[r, 0])
+        free(hits)
+    if failed:
+        raise MemoryError("could not allocate the top-k buffers")
+    return min(k, have + m)
+
+
 def build_trie(list words not None):
     """The trie of ``words`` in preorder: ``(cp, depth, size, lo, hi, end_ptr, ends)``.
 

@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ._dp import CostKernel
-from ._index import N_KERNEL_ARGS, LexiconIndex
+from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_strings
 from .metrics import WeightedLevenshtein
@@ -21,6 +21,15 @@ __all__ = ["EditDistanceNeighbors"]
 
 # Brute force (for metrics the trie cannot read) computes this many cells per chunk.
 _CHUNK_CELLS = 1 << 22
+
+# Unit costs: from this many queries on, kneighbors runs the bit-parallel brute force
+# (faster than the trie there; fewer go to the trie, see docs/performance.md).
+_UNIT_BRUTE_QUERIES = 8
+# Its chunks: at most this many queries against as many words as _UNIT_CHUNK_CELLS
+# distances hold (16 MB).  Every block of 16 words a thread loads serves all the chunk's
+# queries, so the rows are many and the words few.
+_UNIT_CHUNK_ROWS = 256
+_UNIT_CHUNK_CELLS = 1 << 21
 
 
 def resolve_metric(metric, name="metric"):
@@ -76,6 +85,55 @@ class _BruteIndex:
         return np.cumsum(counts), np.concatenate(dist), np.concatenate(ind)
 
 
+class _UnitIndex(LexiconIndex):
+    """Unit costs: the trie, or for many queries brute force by the bit-parallel ``pairwise``.
+
+    The lexicon is encoded once here (a call of ``pairwise`` would encode it
+    again).  Brute force runs in chunks of queries x words with a running top k
+    per query, ordered as the trie orders its hits (``topk_update``), so both
+    ways give the same distances and indices, ties included.
+    """
+
+    def __init__(self, kernel, words):
+        super().__init__(kernel, words)
+        self.offsets, _, self.cps = kernel._encode_list(words, "X", False)
+
+    def __reduce__(self):
+        return (_rebuild_unit, (self.kernel, self.trie, self.n_words, self.offsets, self.cps))
+
+    def kneighbors(self, queries, k, n_threads=1):
+        if len(queries) < _UNIT_BRUTE_QUERIES:
+            return super().kneighbors(queries, k, n_threads)
+        return self._brute_kneighbors(queries, k, n_threads)
+
+    def _brute_kneighbors(self, queries, k, n_threads):
+        if not 1 <= k <= self.n_words:
+            raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
+        nq, nw = len(queries), self.n_words
+        rows = min(nq, _UNIT_CHUNK_ROWS)
+        cols = min(nw, max(16, _UNIT_CHUNK_CELLS // rows))
+        buf = np.empty(rows * cols)  # reused: fresh 16 MB would be page faults every chunk
+        dist, ind = np.empty((nq, k)), np.empty((nq, k), dtype=np.int64)
+        for r in range(0, nq, rows):
+            part = queries[r : r + rows]
+            have = 0
+            for c in range(0, nw, cols):
+                stop = min(c + cols, nw)
+                D = buf[: len(part) * (stop - c)].reshape(len(part), stop - c)
+                self.kernel._pairwise_unit_into(
+                    part, self.offsets[c : stop + 1], self.cps, D, n_threads
+                )
+                have = topk_update(D, c, dist[r : r + rows], ind[r : r + rows], have, n_threads)
+        return dist, ind
+
+
+def _rebuild_unit(kernel, trie, n_words, offsets, cps):
+    index = _UnitIndex.__new__(_UnitIndex)
+    index._set(kernel, trie, n_words)
+    index.offsets, index.cps = offsets, cps
+    return index
+
+
 def lexicon_index(metric, words):
     """The fastest exact index for ``metric``: the trie for single-character cost tables.
 
@@ -83,7 +141,7 @@ def lexicon_index(metric, words):
     searched exactly by brute force.
     """
     if isinstance(metric, CostKernel) and len(metric._kernel_args()) == N_KERNEL_ARGS:
-        return LexiconIndex(metric, words)
+        return (_UnitIndex if metric.unit else LexiconIndex)(metric, words)
     if not callable(getattr(metric, "pairwise", None)):
         raise TypeError(f"metric must have a pairwise method, got {type(metric).__name__}")
     return _BruteIndex(metric, words)
