@@ -38,7 +38,7 @@ from run import (
     top_k,
 )
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp, _index
 
 
 def best(fns, repeat):
@@ -72,13 +72,29 @@ def ii_queries(rng, words, n):
     return noisy_queries(rng, words, n, est.counts_.most_common(200))[0]
 
 
+def one_at_a_time(index, words, queries):
+    """The 10 nearest of each query, one call per query, by each way (for --cycles iv1)."""
+    trie = _index.LexiconIndex.kneighbors
+    return {
+        "trie": lambda: [trie(index, [q], 10, 1) for q in queries],
+        "brute": lambda: [index._brute_kneighbors([q], 10, 1) for q in queries],
+        "rapidfuzz": lambda: [
+            process.extract(q, words, scorer=RFLevenshtein.distance, limit=10) for q in queries
+        ],
+    }
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="run.py --quick's sizes")
     parser.add_argument("--simd", choices=["baseline", "avx2"], help="force a SIMD level")
     parser.add_argument(
-        "--cycles", nargs=2, metavar=("W", "IMPL"), help="count (i|iii) (ours|rapidfuzz) in perf"
+        "--cycles",
+        nargs=2,
+        metavar=("W", "IMPL"),
+        help="count (i|iii) (ours|rapidfuzz), or the 200 (iv) queries one at a time: iv1 "
+        "(trie|brute|rapidfuzz), in perf",
     )
     args = parser.parse_args(argv)
     if args.simd:
@@ -96,6 +112,12 @@ def main(argv=None):
         ("iii", "rapidfuzz"): lambda: process.cdist(X, Y, scorer=RFLevenshtein.distance, workers=1),
     }
     with threadpool_limits(1):
+        if args.cycles and args.cycles[0] == "iv1":
+            words = lexicon()
+            queries = ii_queries(rng, words, 200)  # the rng is where (iv) reads it
+            index = EditDistanceNeighbors(metric=unit).fit(words).index_
+            counted(one_at_a_time(index, words, queries)[args.cycles[1]], args.repeat)
+            return
         if args.cycles:
             counted(runs[tuple(args.cycles)], args.repeat)
             return
@@ -159,30 +181,58 @@ def main(argv=None):
             f"(ii)  one query vs {len(words):,} words, {nq} queries: ours {c_ours:.4f} s, "
             f"rapidfuzz extract {c_rf:.4f} s, ratio {c_rf / c_ours:.2f}x"
         )
-        # (iv): all queries at once share each loaded block; the trie is the other way.
-        nn = EditDistanceNeighbors(n_neighbors=10, metric=unit).fit(words)
-        (c_ours, c_nn, c_rf), (D, (d_nn, _), R) = best(
+        # (iv): EditDistanceNeighbors with unit costs runs brute force over the bit-parallel
+        # pairwise for 8 or more queries, the trie for fewer; both timed on the same index.
+        nn = EditDistanceNeighbors(n_neighbors=10, metric=unit, n_jobs=1).fit(words)
+        index = nn.index_
+
+        def trie(qs):
+            return _index.LexiconIndex.kneighbors(index, qs, 10, 1)
+
+        def rapidfuzz(qs):
+            return [process.extract(q, words, scorer=RFLevenshtein.distance, limit=10) for q in qs]
+
+        (c_pw, c_nn, c_trie, c_rf), (D, (d_nn, i_nn), (d_trie, i_trie), R) = best(
             [
                 lambda: unit.pairwise(queries, words, n_jobs=1),
                 lambda: nn.kneighbors(queries),
-                lambda: [
-                    process.extract(q, words, scorer=RFLevenshtein.distance, limit=10)
-                    for q in queries
-                ],
+                lambda: trie(queries),
+                lambda: rapidfuzz(queries),
             ],
             1,
         )
         top = np.sort(np.partition(D, 9, axis=1)[:, :10], axis=1)
-        assert np.array_equal(np.sort(d_nn, axis=1), top)
+        assert np.array_equal(d_nn, top)
+        assert np.array_equal(d_nn, d_trie) and np.array_equal(i_nn, i_trie)
         assert all(
             np.array_equal(np.sort([float(x[1]) for x in r]), d)
             for r, d in zip(R, top, strict=True)
         )
+        nq = len(queries)
         print(
-            f"(iv)  {len(queries)} queries vs the lexicon: pairwise {c_ours:.4f} s, "
-            f"EditDistanceNeighbors {c_nn:.4f} s, rapidfuzz extract {c_rf:.4f} s, "
-            f"ratio {c_rf / c_ours:.2f}x"
+            f"(iv)  {nq} queries vs the lexicon, 10 nearest: EditDistanceNeighbors "
+            f"{c_nn:.4f} s (brute force), the trie {c_trie:.4f} s, pairwise alone "
+            f"{c_pw:.4f} s, rapidfuzz extract {c_rf:.4f} s; ratio to the trie "
+            f"{c_trie / c_nn:.2f}x, to rapidfuzz {c_rf / c_nn:.2f}x; same indices as the trie"
         )
+        # The same queries in batches of b: where brute force starts to beat the trie.
+        for b in (1, 2, 4, 8, 16, 32):
+            batches = [queries[s : s + b] for s in range(0, nq, b)]
+            (c_brute, c_trie), (got, want) = best(
+                [
+                    lambda: [index._brute_kneighbors(q, 10, 1) for q in batches],  # noqa: B023
+                    lambda: [trie(q) for q in batches],  # noqa: B023
+                ],
+                1,
+            )
+            assert all(
+                np.array_equal(g[0], w[0]) and np.array_equal(g[1], w[1])
+                for g, w in zip(got, want, strict=True)
+            )
+            print(
+                f"      batches of {b:2d}: brute force {c_brute / nq * 1e3:.3f} ms per query, "
+                f"the trie {c_trie / nq * 1e3:.3f} ms, rapidfuzz extract {c_rf / nq * 1e3:.3f} ms"
+            )
 
 
 if __name__ == "__main__":

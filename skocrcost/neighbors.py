@@ -22,9 +22,11 @@ __all__ = ["EditDistanceNeighbors"]
 # Brute force (for metrics the trie cannot read) computes this many cells per chunk.
 _CHUNK_CELLS = 1 << 22
 
-# Unit costs: from this many queries on, kneighbors runs the bit-parallel brute force
-# (faster than the trie there; fewer go to the trie, see docs/performance.md).
-_UNIT_BRUTE_QUERIES = 8
+# Unit costs: from this many queries on, kneighbors runs the bit-parallel brute force,
+# fewer go to the trie.  A call's brute force loads every block of words once (about
+# 2.9 ms on 104k words), then scans it per query (0.37 ms): the trie's 0.9 ms per query
+# breaks even at about 5 queries (docs/performance.md, "Unit costs").
+_UNIT_BRUTE_QUERIES = 6
 # Its chunks: at most this many queries against as many words as _UNIT_CHUNK_CELLS
 # distances hold (16 MB).  Every block of 16 words a thread loads serves all the chunk's
 # queries, so the rows are many and the words few.
@@ -156,7 +158,9 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     radius).  The results are exact, bit for bit those of brute force
     ``metric.pairwise(queries, lexicon)``, with ties broken by lexicon order
     (put the most frequent words first).  The distance runs from the query (the
-    OCR side) to the lexicon word (the truth side).
+    OCR side) to the lexicon word (the truth side).  With unit costs, a
+    ``kneighbors`` call of several queries runs exact bit-parallel brute force
+    instead (faster there), with the same results, ties included.
 
     Parameters
     ----------

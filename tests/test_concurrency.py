@@ -28,6 +28,7 @@ from skocrcost import (
     WeightedLevenshtein,
     _dp,
     _edit,
+    _index,
 )
 from skocrcost._noisy_channel import lm_sentence
 from skocrcost.datasets import load_icdar2017_sample
@@ -228,6 +229,8 @@ def test_the_harness_counts_zero_for_short_strings_which_keep_the_gil_by_design(
 
 LONG_A, LONG_B = "ab" * 3000, "ba" * 3000  # 36M cells: ~0.3 s, ample time to be seen
 WL = WeightedLevenshtein({("a", "b"): 0.5})
+UNIT = WeightedLevenshtein()
+UNIT_Y = UNIT._encode_list([LONG_B] * 8, "Y", False)  # the pre-encoded lexicon of neighbors
 
 
 @pytest.mark.parametrize(
@@ -240,6 +243,23 @@ WL = WeightedLevenshtein({("a", "b"): 0.5})
             functools.partial(_dp.CostKernel.pairwise, WL, [LONG_A] * 2, [LONG_B] * 2, 1),
         ),
         ("align_batch", functools.partial(WL.align_batch, [LONG_A] * 2, [LONG_B] * 2, 1)),
+        (
+            "unit pairwise into a pre-encoded lexicon",
+            functools.partial(
+                UNIT._pairwise_unit_into, [LONG_A] * 8, UNIT_Y[0], UNIT_Y[2], np.empty((8, 8))
+            ),
+        ),
+        (
+            "top-k merge of brute-force distances",
+            functools.partial(
+                _index.topk_update,
+                np.tile(np.arange(2e6, 0, -1), (4, 1)),  # each a new best: ~0.08 s
+                0,
+                np.empty((4, 10)),
+                np.empty((4, 10), dtype=np.int64),
+                0,
+            ),
+        ),
         (
             "general distance",
             functools.partial(_edit.EditKernel.distance, GENERAL, LONG_A[:3000], LONG_B[:3000]),
