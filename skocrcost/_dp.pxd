@@ -96,6 +96,9 @@ cdef class CostKernel:
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
                         const cp_t[::1] xcp, const int64_t[::1] yoff, const cp_t[::1] ycp,
                         int n_threads)
+    cdef _pairwise_long(self, double[:, ::1] vout, const int64_t[::1] xoff, const cp_t[::1] xcp,
+                        const int64_t[::1] yoff, const cp_t[::1] ycp, rest_arr,
+                        Py_ssize_t col0, int n_threads)
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads)
     cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps) noexcept
 

@@ -12,7 +12,7 @@ import numpy as np
 
 cimport cython
 from cython.parallel cimport parallel, prange, threadid
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
@@ -67,6 +67,9 @@ cdef extern from "_unit.h":
                           Py_ssize_t count) nogil
     void skc_bp_block_run(const skc_bp_block* blk, const cp_t* t1, Py_ssize_t n1, double* row1,
                           const cp_t* t2, Py_ssize_t n2, double* row2) nogil
+    void skc_bp_table_run(const uint16_t* table, Py_ssize_t nblocks, const uint16_t* lane_mask,
+                          const int32_t* rows, Py_ssize_t n, Py_ssize_t g0, Py_ssize_t g1,
+                          Py_ssize_t ny, double* row) nogil
 
 from ._dp_py import unit_costs
 
@@ -381,6 +384,41 @@ def _no_columns(costs):
     return (*empty, np.zeros(0, dtype=np.float64), pair) if costs else (*empty, pair)
 
 
+def unit_table(offsets, cps):
+    """Match masks of a lexicon (``_encode_list(words, "Y", False)``) for the unit-cost table scan.
+
+    Returns ``(alphabet, table, lane_mask)``: the sorted code points of the strings of
+    at most 16 characters; uint16 ``table[r, y]`` with bit j set when string y has
+    ``alphabet[r - 1]`` at position j (row 0: none), y padded to whole blocks of 16;
+    and ``lane_mask[y] = (1 << len) - 1`` (0 for longer strings).  2 bytes per
+    string and alphabet character.
+    """
+    offsets = np.asarray(offsets, dtype=np.int64)
+    ny = offsets.shape[0] - 1
+    lens = np.diff(offsets)
+    cps = np.asarray(cps)[: offsets[ny]]
+    word = np.repeat(np.arange(ny), lens)
+    short = lens[word] <= SKC_BP_LANE_BITS
+    pos = (np.arange(cps.shape[0]) - offsets[word])[short]
+    small = cps.shape[0] == 0 or int(cps.max()) < LUT_LIMIT
+    # Small code points (most text): a histogram and a lookup table, not a sort and a search.
+    alphabet = (np.flatnonzero(np.bincount(cps[short])).astype(np.uint32) if small
+                else np.unique(cps[short]))
+    width = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES * SKC_BP_LANES
+    table = np.zeros((alphabet.shape[0] + 1, width), dtype=np.uint16)
+    if small:
+        lut = np.zeros(LUT_LIMIT, dtype=np.int64)
+        lut[alphabet] = np.arange(1, alphabet.shape[0] + 1)
+        row = lut[cps[short]]
+    else:
+        row = np.searchsorted(alphabet, cps[short]) + 1
+    # Or each position's bit into its cell (1-D ufunc.at on flat indices: fast in numpy 2).
+    np.bitwise_or.at(table.reshape(-1), row * width + word[short], (1 << pos).astype(np.uint16))
+    lane_mask = np.zeros(width, dtype=np.uint16)
+    lane_mask[:ny] = np.where(lens <= SKC_BP_LANE_BITS, (1 << np.minimum(lens, 16)) - 1, 0)
+    return alphabet, table, lane_mask
+
+
 cdef class CostKernel:
     """Cost tables compiled for the DP: an alphabet, dense or CSR substitution costs.
 
@@ -596,26 +634,54 @@ cdef class CostKernel:
             self._pairwise_pairs(out, xo, xi, xc, yo, yi, yc, n_threads)
         return out
 
-    def _pairwise_unit_into(self, list X not None, const int64_t[::1] yoff not None,
-                            const cp_t[::1] ycp not None, double[:, ::1] out not None,
-                            int n_threads=1):
-        """Unit costs against a Y encoded once (``_encode_list(Y, "Y", False)``): into ``out``.
+    def _pairwise_unit_table(self, list X not None, const cp_t[::1] alphabet not None,
+                             const uint16_t[:, ::1] table not None,
+                             const uint16_t[::1] lane_mask not None,
+                             const int64_t[::1] yoff not None, const cp_t[::1] ycp not None,
+                             Py_ssize_t g0, double[:, ::1] out not None, int n_threads=1):
+        """Unit costs: X against a lexicon's strings from 16 g0 on, through its match table.
 
-        ``EditDistanceNeighbors`` encodes its lexicon at fit and searches it in
-        chunks of words (a slice ``yoff[a:b + 1]`` of the offsets, with the whole
-        ``ycp``): encoding 100k words per call cost a third of a one-query search.
+        ``(alphabet, table, lane_mask) = unit_table(yoff, ycp)`` is built once for a
+        lexicon (``EditDistanceNeighbors`` does at fit), so a call loads no block of
+        match masks: a query alone costs its scan of the lexicon, where ``pairwise``
+        loads each block of 16 strings once per call, whatever the number of queries.
+        ``out`` (len(X) rows) gets the distances to strings 16 g0 .. 16 g0 + its columns.
         """
         self._check()
         if not self.unit:
-            raise ValueError("_pairwise_unit_into needs unit costs")
-        if out.shape[0] != len(X) or out.shape[1] != yoff.shape[0] - 1:
-            raise ValueError(f"out must have shape ({len(X)}, {yoff.shape[0] - 1})")
-        if yoff.shape[0] and (yoff[0] < 0 or yoff[yoff.shape[0] - 1] > ycp.shape[0]):
-            raise ValueError("yoff must point into ycp")
-        if out.shape[0] == 0 or out.shape[1] == 0:
+            raise ValueError("_pairwise_unit_table needs unit costs")
+        cdef Py_ssize_t nx = out.shape[0], ncols = out.shape[1], ny = yoff.shape[0] - 1
+        cdef Py_ssize_t nblocks = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES, col0 = g0 * SKC_BP_LANES
+        if (table.shape[0] != alphabet.shape[0] + 1 or table.shape[1] != nblocks * SKC_BP_LANES
+                or lane_mask.shape[0] != table.shape[1] or yoff[ny] > ycp.shape[0]):
+            raise ValueError("the table does not match the lexicon: build it with unit_table")
+        if nx != len(X) or g0 < 0 or col0 + ncols > ny:
+            raise ValueError(f"out must have {len(X)} rows and columns within the lexicon")
+        if nx == 0 or ncols == 0:
             return
+        n_threads = skc_threads(n_threads)
         xo, _, xc = self._encode_list(X, "X", False)
-        self._pairwise_unit(out, xo, xc, yoff, ycp, skc_threads(n_threads))
+        # Each query character's row of the table; 0 for characters no short string has.
+        where = np.searchsorted(alphabet, xc[:xo[nx]])
+        found = where < alphabet.shape[0]
+        found[found] = np.asarray(alphabet)[where[found]] == xc[:xo[nx]][found]
+        rows_arr = np.append(np.where(found, where + 1, 0).astype(np.int32), np.int32(0))
+        cdef const int32_t[::1] rows = rows_arr
+        cdef const int64_t[::1] xoff = xo
+        cdef Py_ssize_t g1 = (col0 + ncols + SKC_BP_LANES - 1) // SKC_BP_LANES
+        # Work items: (query, run of 32 blocks); a thread scans a run two blocks at a time.
+        cdef Py_ssize_t run = 32, nruns = (g1 - g0 + run - 1) // run
+        cdef Py_ssize_t p, i, gs
+        with nogil:
+            for p in prange(nx * nruns, schedule="dynamic", chunksize=4, num_threads=n_threads):
+                i = p // nruns
+                gs = g0 + (p - i * nruns) * run
+                skc_bp_table_run(&table[0, 0], nblocks, &lane_mask[0], &rows[xoff[i]],
+                                 xoff[i + 1] - xoff[i], gs, min(gs + run, g1), col0 + ncols,
+                                 &out[i, (gs - g0) * SKC_BP_LANES])
+        lens = np.diff(yoff[col0:col0 + ncols + 1])
+        self._pairwise_long(out, xo, xc, yoff, ycp, col0 + np.flatnonzero(lens > SKC_BP_LANE_BITS),
+                            col0, n_threads)
 
     cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
@@ -650,28 +716,15 @@ cdef class CostKernel:
         a thread loads once (its match masks) and every X string scans as the text,
         writing 16 neighbouring cells of its output row.  Y strings longer than a
         lane (16 characters) leave their lane empty and go one pair at a time
-        (pair_distance; should it fall back to the DP, unit costs are the same for
-        every id, so it reads id 0 everywhere).
+        (_pairwise_long).
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
-        ylen = np.diff(yoff)
-        rest_arr = np.flatnonzero(ylen > SKC_BP_LANE_BITS)
-        cdef const int64_t[::1] rest = rest_arr
-        cdef Py_ssize_t nrest = rest_arr.shape[0]
-        cdef Py_ssize_t maxm = int(ylen[rest_arr].max()) if nrest else 0
-        zeros = np.zeros(max(maxm, int(np.diff(xoff).max())) + 1, dtype=np.int32)
-        cdef const int32_t[::1] zid = zeros
         cdef Py_ssize_t half = (nx + 1) // 2   # X strings go two at a time
-        cdef Py_ssize_t p, g, i, j, total = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES * half
-        cdef Py_ssize_t failed = 0, failed_pairs = 0
+        cdef Py_ssize_t p, g, i, total = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES * half
+        cdef Py_ssize_t failed = 0
         cdef skc_bp_block* blk
-        cdef skc_peq* q
-        cdef double* work
-        cdef Table* t = &self.t
         with nogil, parallel(num_threads=n_threads):
             blk = skc_bp_block_new()
-            q = <skc_peq*> malloc(sizeof(skc_peq))
-            work = <double*> malloc(dp_work_size(maxm) * sizeof(double))
             for p in prange(total, schedule="dynamic", chunksize=64):
                 if blk == NULL:
                     failed += 1
@@ -682,19 +735,46 @@ cdef class CostKernel:
                 skc_bp_block_run(blk, &xcp[xoff[i]], xoff[i + 1] - xoff[i], &vout[i, 0],
                                  &xcp[xoff[i + 1]], xoff[i + 2] - xoff[i + 1] if i + 1 < nx else 0,
                                  &vout[i + 1, 0] if i + 1 < nx else NULL)
+            skc_bp_block_free(blk)
+        if failed:
+            raise MemoryError("could not allocate the bit-parallel buffers")
+        self._pairwise_long(vout, xoff, xcp, yoff, ycp,
+                            np.flatnonzero(np.diff(yoff) > SKC_BP_LANE_BITS), 0, n_threads)
+
+    cdef _pairwise_long(self, double[:, ::1] vout, const int64_t[::1] xoff, const cp_t[::1] xcp,
+                        const int64_t[::1] yoff, const cp_t[::1] ycp, rest_arr,
+                        Py_ssize_t col0, int n_threads):
+        """Unit costs, the Y strings ``rest_arr`` (longer than a lane), one pair at a time.
+
+        String y goes to column y - col0.  Should pair_distance fall back to the DP,
+        unit costs are the same for every id, so it reads id 0 everywhere.
+        """
+        cdef const int64_t[::1] rest = rest_arr
+        cdef Py_ssize_t nx = vout.shape[0], nrest = rest_arr.shape[0]
+        if nrest == 0:
+            return
+        cdef Py_ssize_t maxm = int(np.diff(yoff)[rest_arr].max())
+        zeros = np.zeros(max(maxm, int(np.diff(xoff).max())) + 1, dtype=np.int32)
+        cdef const int32_t[::1] zid = zeros
+        cdef Py_ssize_t p, i, j, failed = 0
+        cdef skc_peq* q
+        cdef double* work
+        cdef Table* t = &self.t
+        with nogil, parallel(num_threads=n_threads):
+            q = <skc_peq*> malloc(sizeof(skc_peq))
+            work = <double*> malloc(dp_work_size(maxm) * sizeof(double))
             for p in prange(nx * nrest, schedule="dynamic", chunksize=16):
                 i = p // nrest
                 j = rest[p - i * nrest]
                 if q == NULL or work == NULL:
-                    failed_pairs += 1
+                    failed += 1
                     continue
-                vout[i, j] = pair_distance(
+                vout[i, j - col0] = pair_distance(
                     t, True, &zid[0], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
                     &zid[0], &ycp[yoff[j]], yoff[j + 1] - yoff[j], q, work)
-            skc_bp_block_free(blk)
             free(q)
             free(work)
-        if failed or failed_pairs:
+        if failed:
             raise MemoryError("could not allocate the bit-parallel buffers")
 
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,

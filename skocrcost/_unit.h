@@ -295,18 +295,25 @@ static void skc_bp_block_use(skc_bp_block *blk, ptrdiff_t g, const uint32_t *cp,
     }
 }
 
-/* The scan of two texts against a loaded block, once per target (a template). */
+/* The same vector, read from memory of any alignment (a numpy array's). */
+typedef uint16_t skc_u16x16u __attribute__((vector_size(32), aligned(2)));
+
+/* The scans of a loaded block and of a table, once per target (a template). */
 #define SKC_NAME skc_bp_block_run_generic
+#define SKC_TABLE_NAME skc_bp_table_run_generic
 #define SKC_ATTR
 #include "_unit_body.h"
 #undef SKC_NAME
+#undef SKC_TABLE_NAME
 #undef SKC_ATTR
 
 #ifdef SKC_HAVE_AVX2_CLONE
 #define SKC_NAME skc_bp_block_run_avx2
+#define SKC_TABLE_NAME skc_bp_table_run_avx2
 #define SKC_ATTR __attribute__((target("avx2")))
 #include "_unit_body.h"
 #undef SKC_NAME
+#undef SKC_TABLE_NAME
 #undef SKC_ATTR
 #endif
 
@@ -321,6 +328,25 @@ static void skc_bp_block_run(const skc_bp_block *blk, const uint32_t *t1, ptrdif
     }
 #endif
     skc_bp_block_run_generic(blk, t1, n1, row1, t2, n2, row2);
+}
+
+/* Distances of a text to the strings of blocks g0 .. g1 - 1 of a lexicon of ny strings,
+ * into row[0 ..] (the distance to string y at row[y - 16 g0]).  The text is given as
+ * rows of ``table`` (uint16, (characters + 1) x nblocks x 16): lane k of block g of
+ * row r has bit j set when string 16 g + k has the row's character at position j (row
+ * 0: a character no string has).  ``lane_mask`` (nblocks x 16) holds (1 << length) - 1
+ * per lane; a string longer than a lane gets a wrong value here, which the caller
+ * overwrites. */
+static void skc_bp_table_run(const uint16_t *table, ptrdiff_t nblocks, const uint16_t *lane_mask,
+                             const int32_t *rows, ptrdiff_t n, ptrdiff_t g0, ptrdiff_t g1,
+                             ptrdiff_t ny, double *row) {
+#ifdef SKC_HAVE_AVX2_CLONE
+    if (skc_simd_level() == 1) {
+        skc_bp_table_run_avx2(table, nblocks, lane_mask, rows, n, g0, g1, ny, row);
+        return;
+    }
+#endif
+    skc_bp_table_run_generic(table, nblocks, lane_mask, rows, n, g0, g1, ny, row);
 }
 
 #endif

@@ -56,5 +56,36 @@ SKC_ATTR static void SKC_NAME(const skc_bp_block *blk, const uint32_t *t1, ptrdi
     if (row2 != NULL) SKC_BP_LANE_WRITE(vp2, vn2, n2, row2);
 }
 
+/* One text, as rows of a table of match masks built once for a whole lexicon (see
+ * skc_bp_table_run), against blocks g0 .. g1 - 1, two blocks at a time (two chains in
+ * flight): no block is loaded, a step reads its mask where the table holds it. */
+SKC_ATTR static void SKC_TABLE_NAME(const uint16_t *table, ptrdiff_t nblocks,
+                                    const uint16_t *lane_mask, const int32_t *rows, ptrdiff_t n,
+                                    ptrdiff_t g0, ptrdiff_t g1, ptrdiff_t ny, double *row) {
+    const skc_u16x16 zero = {0};
+    ptrdiff_t g, i;
+    int k, b;
+    for (g = g0; g < g1; g += 2) {
+        const int two = g + 1 < g1;
+        skc_u16x16 vp[2] = {~zero, ~zero}, vn[2] = {zero, zero};
+        for (i = 0; i < n; i++) {
+            const skc_u16x16u *r = (const skc_u16x16u *)table + rows[i] * nblocks + g;
+            skc_u16x16 u1, u2, u3, u4;
+            SKC_BP_STEP(skc_u16x16, 15, r[0], vp[0], vn[0], 1, 0, u1, u2);
+            SKC_BP_STEP(skc_u16x16, 15, r[two], vp[1], vn[1], 1, 0, u3, u4);
+        }
+        for (b = 0; b <= two; b++) {
+            const skc_u16x16 mask = ((const skc_u16x16u *)lane_mask)[g + b];
+            double *out = row + (g + b - g0) * SKC_BP_LANES;
+            const ptrdiff_t lanes = ny - (g + b) * SKC_BP_LANES;
+            skc_u16x16 up, down;
+            SKC_POPCOUNT16(1, vp[b] & mask, up);
+            SKC_POPCOUNT16(1, vn[b] & mask, down);
+            up -= down;
+            for (k = 0; k < SKC_BP_LANES && k < lanes; k++) out[k] = (double)(n + (int16_t)up[k]);
+        }
+    }
+}
+
 #undef SKC_BP_LANE_STEP
 #undef SKC_BP_LANE_WRITE

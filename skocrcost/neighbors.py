@@ -11,7 +11,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._dp import CostKernel
+from ._dp import CostKernel, unit_table
 from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_strings
@@ -22,16 +22,14 @@ __all__ = ["EditDistanceNeighbors"]
 # Brute force (for metrics the trie cannot read) computes this many cells per chunk.
 _CHUNK_CELLS = 1 << 22
 
-# Unit costs: from this many queries on, kneighbors runs the bit-parallel brute force,
-# fewer go to the trie.  A call's brute force loads every block of words once (about
-# 2.9 ms on 104k words), then scans it per query (0.37 ms): the trie's 0.9 ms per query
-# breaks even at about 5 queries (docs/performance.md, "Unit costs").
-_UNIT_BRUTE_QUERIES = 6
-# Its chunks: at most this many queries against as many words as _UNIT_CHUNK_CELLS
-# distances hold (16 MB).  Every block of 16 words a thread loads serves all the chunk's
-# queries, so the rows are many and the words few.
+# Unit costs: kneighbors by brute force through the lexicon's match table (_dp.unit_table),
+# in chunks of at most this many queries against as many words as _UNIT_CHUNK_CELLS
+# distances hold (16 MB, one buffer reused).
 _UNIT_CHUNK_ROWS = 256
 _UNIT_CHUNK_CELLS = 1 << 21
+# Largest match table (bytes: 2 per word and character of the lexicon's alphabet) fit
+# builds; past it unit costs search the trie alone (a huge alphabet, e.g. CJK text).
+_UNIT_TABLE_BYTES = 64 << 20
 
 
 def resolve_metric(metric, name="metric"):
@@ -88,42 +86,38 @@ class _BruteIndex:
 
 
 class _UnitIndex(LexiconIndex):
-    """Unit costs: the trie, or for many queries brute force by the bit-parallel ``pairwise``.
+    """Unit costs: kneighbors by bit-parallel brute force, faster than the trie here.
 
-    The lexicon is encoded once here (a call of ``pairwise`` would encode it
-    again).  Brute force runs in chunks of queries x words with a running top k
-    per query, ordered as the trie orders its hits (``topk_update``), so both
-    ways give the same distances and indices, ties included.
+    The lexicon's match masks are built once (``unit_table``), so that a query
+    scans 16 words per vector step and loads nothing; chunks of queries x words
+    keep a running top k per query, ordered as the trie orders its hits
+    (``topk_update``): the same distances and indices, ties included.  The trie
+    (this class's base) still answers ``radius_neighbors``.
     """
 
     def __init__(self, kernel, words):
         super().__init__(kernel, words)
         self.offsets, _, self.cps = kernel._encode_list(words, "X", False)
+        self.table = unit_table(self.offsets, self.cps)
 
     def __reduce__(self):
         return (_rebuild_unit, (self.kernel, self.trie, self.n_words, self.offsets, self.cps))
 
     def kneighbors(self, queries, k, n_threads=1):
-        if len(queries) < _UNIT_BRUTE_QUERIES:
-            return super().kneighbors(queries, k, n_threads)
-        return self._brute_kneighbors(queries, k, n_threads)
-
-    def _brute_kneighbors(self, queries, k, n_threads):
         if not 1 <= k <= self.n_words:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
         nq, nw = len(queries), self.n_words
-        rows = min(nq, _UNIT_CHUNK_ROWS)
-        cols = min(nw, max(16, _UNIT_CHUNK_CELLS // rows))
-        buf = np.empty(rows * cols)  # reused: fresh 16 MB would be page faults every chunk
+        rows = max(1, min(nq, _UNIT_CHUNK_ROWS))
+        cols = min(nw, max(1, _UNIT_CHUNK_CELLS // rows // 16) * 16)  # whole blocks of 16
+        buf = np.empty(rows * cols)  # reused: a fresh 16 MB would page-fault every chunk
         dist, ind = np.empty((nq, k)), np.empty((nq, k), dtype=np.int64)
         for r in range(0, nq, rows):
             part = queries[r : r + rows]
             have = 0
             for c in range(0, nw, cols):
-                stop = min(c + cols, nw)
-                D = buf[: len(part) * (stop - c)].reshape(len(part), stop - c)
-                self.kernel._pairwise_unit_into(
-                    part, self.offsets[c : stop + 1], self.cps, D, n_threads
+                D = buf[: len(part) * min(cols, nw - c)].reshape(len(part), -1)
+                self.kernel._pairwise_unit_table(
+                    part, *self.table, self.offsets, self.cps, c // 16, D, n_threads
                 )
                 have = topk_update(D, c, dist[r : r + rows], ind[r : r + rows], have, n_threads)
         return dist, ind
@@ -132,7 +126,7 @@ class _UnitIndex(LexiconIndex):
 def _rebuild_unit(kernel, trie, n_words, offsets, cps):
     index = _UnitIndex.__new__(_UnitIndex)
     index._set(kernel, trie, n_words)
-    index.offsets, index.cps = offsets, cps
+    index.offsets, index.cps, index.table = offsets, cps, unit_table(offsets, cps)
     return index
 
 
@@ -143,7 +137,9 @@ def lexicon_index(metric, words):
     searched exactly by brute force.
     """
     if isinstance(metric, CostKernel) and len(metric._kernel_args()) == N_KERNEL_ARGS:
-        return (_UnitIndex if metric.unit else LexiconIndex)(metric, words)
+        alphabet = len(set().union(*words)) if metric.unit else 0
+        fits = 2 * (alphabet + 1) * len(words) <= _UNIT_TABLE_BYTES
+        return (_UnitIndex if metric.unit and fits else LexiconIndex)(metric, words)
     if not callable(getattr(metric, "pairwise", None)):
         raise TypeError(f"metric must have a pairwise method, got {type(metric).__name__}")
     return _BruteIndex(metric, words)
@@ -158,9 +154,9 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     radius).  The results are exact, bit for bit those of brute force
     ``metric.pairwise(queries, lexicon)``, with ties broken by lexicon order
     (put the most frequent words first).  The distance runs from the query (the
-    OCR side) to the lexicon word (the truth side).  With unit costs, a
-    ``kneighbors`` call of several queries runs exact bit-parallel brute force
-    instead (faster there), with the same results, ties included.
+    OCR side) to the lexicon word (the truth side).  With unit costs
+    ``kneighbors`` runs exact bit-parallel brute force instead (faster there),
+    with the same results, ties included.
 
     Parameters
     ----------

@@ -559,8 +559,13 @@ NEIGHBOR_CASES = {
         ValueError,
         "radius",
     ),
+    # The trie's limit (unit costs search by bit-parallel brute force, which has none).
     "index search beyond the memory limit": (
-        lambda: EditDistanceNeighbors(1).fit(["x" * 40_000]).kneighbors(["y" * 40_000]),
+        lambda: (
+            EditDistanceNeighbors(1, metric=WeightedLevenshtein({("x", "y"): 0.5}))
+            .fit(["x" * 40_000])
+            .kneighbors(["y" * 40_000])
+        ),
         ValueError,
         "split long lines",
     ),

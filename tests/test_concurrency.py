@@ -230,7 +230,9 @@ def test_the_harness_counts_zero_for_short_strings_which_keep_the_gil_by_design(
 LONG_A, LONG_B = "ab" * 3000, "ba" * 3000  # 36M cells: ~0.3 s, ample time to be seen
 WL = WeightedLevenshtein({("a", "b"): 0.5})
 UNIT = WeightedLevenshtein()
-UNIT_Y = UNIT._encode_list([LONG_B] * 8, "Y", False)  # the pre-encoded lexicon of neighbors
+# A lexicon of short words as EditDistanceNeighbors holds it, and long queries.
+UNIT_Y = UNIT._encode_list(["abcdefgh"] * 20_000, "Y", False)
+UNIT_TABLE = _dp.unit_table(UNIT_Y[0], UNIT_Y[2])
 
 
 @pytest.mark.parametrize(
@@ -244,9 +246,15 @@ UNIT_Y = UNIT._encode_list([LONG_B] * 8, "Y", False)  # the pre-encoded lexicon 
         ),
         ("align_batch", functools.partial(WL.align_batch, [LONG_A] * 2, [LONG_B] * 2, 1)),
         (
-            "unit pairwise into a pre-encoded lexicon",
+            "unit pairwise through a lexicon's match table",
             functools.partial(
-                UNIT._pairwise_unit_into, [LONG_A] * 8, UNIT_Y[0], UNIT_Y[2], np.empty((8, 8))
+                UNIT._pairwise_unit_table,
+                [LONG_A[:3000]] * 8,  # 30M vector steps
+                *UNIT_TABLE,
+                UNIT_Y[0],
+                UNIT_Y[2],
+                0,
+                np.empty((8, 20_000)),
             ),
         ),
         (

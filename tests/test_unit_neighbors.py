@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from skocrcost._index import LexiconIndex, topk_update
 from strategies import CORE, EXOTIC
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp
 from skocrcost import neighbors as nb
 
 # Few characters and short words: many equal distances, so the order of ties matters.
@@ -31,8 +31,7 @@ def stable_brute(words, queries, k):
 
 @pytest.fixture
 def small_chunks(monkeypatch):
-    """Brute force for every query count, chunks of 3 queries x 16 or more words."""
-    monkeypatch.setattr(nb, "_UNIT_BRUTE_QUERIES", 1)
+    """Chunks of 3 queries x 16 words."""
     monkeypatch.setattr(nb, "_UNIT_CHUNK_ROWS", 3)
     monkeypatch.setattr(nb, "_UNIT_CHUNK_CELLS", 40)
 
@@ -45,11 +44,11 @@ def test_brute_force_is_the_trie_ties_included(words, qs, k, n_jobs):
     index = nn.index_
     assert isinstance(index, nb._UnitIndex)
     want = trie(index, qs, k)
-    for rows, cells in ((256, 1 << 21), (3, 40), (1, 1)):  # one chunk, and many of both kinds
+    for rows, cells in ((256, 1 << 21), (3, 40), (1, 1)):  # one chunk, many of both kinds
         old = nb._UNIT_CHUNK_ROWS, nb._UNIT_CHUNK_CELLS
         nb._UNIT_CHUNK_ROWS, nb._UNIT_CHUNK_CELLS = rows, cells
         try:
-            got = index._brute_kneighbors(qs, k, n_jobs)
+            got = index.kneighbors(qs, k, n_jobs)
         finally:
             nb._UNIT_CHUNK_ROWS, nb._UNIT_CHUNK_CELLS = old
         for a, b, c in zip(got, want, stable_brute(words, qs, k), strict=True):
@@ -80,10 +79,11 @@ def test_non_ascii_and_long_words(small_chunks):
 def test_the_lexicon_against_itself_excludes_each_word(small_chunks):
     words = ["the", "thc", "tbe", "cow", "the", "then", "them", "tho"]
     got = EditDistanceNeighbors(3).fit(words).kneighbors()
-    nb._UNIT_BRUTE_QUERIES = 10**9  # the trie
-    want = EditDistanceNeighbors(3).fit(words).kneighbors()
-    for a, b in zip(got, want, strict=True):
-        np.testing.assert_array_equal(a, b)
+    D = WeightedLevenshtein().pairwise(words)
+    for q in range(len(words)):
+        others = [j for j in np.argsort(D[q], kind="stable") if j != q][:3]
+        assert got[1][q].tolist() == others
+        np.testing.assert_array_equal(got[0][q], D[q, others])
 
 
 def test_too_many_neighbours_are_refused(small_chunks):
@@ -91,32 +91,25 @@ def test_too_many_neighbours_are_refused(small_chunks):
     with pytest.raises(ValueError, match="n_neighbors must be <= 3"):
         nn.kneighbors(["ab"] * 10, n_neighbors=4)
     with pytest.raises(ValueError, match=r"k must be in \[1, 3\]"):
-        nn.index_._brute_kneighbors(["ab"] * 10, 4, 1)
+        nn.index_.kneighbors(["ab"] * 10, 4, 1)
     with pytest.raises(TypeError, match=r"X\[1\] is int"):
-        nn.index_._brute_kneighbors(["ab", 3], 1, 1)
+        nn.index_.kneighbors(["ab", 3], 1, 1)
 
 
-def test_routing_by_query_count_and_costs(monkeypatch):
-    def refuse(*args):
-        raise AssertionError("brute force ran")
-
+def test_routing_by_costs_and_alphabet(monkeypatch):
     words = ["the", "thc", "tbe", "cow", "then"]
-    few, many = ["tbe"], ["tbe"] * nb._UNIT_BRUTE_QUERIES
-    nn = EditDistanceNeighbors(2).fit(words)
-    want = nn.kneighbors(many)
-    monkeypatch.setattr(nb._UnitIndex, "_brute_kneighbors", refuse)
-    nn.kneighbors(few)  # the trie
-    with pytest.raises(AssertionError, match="brute force ran"):
-        nn.kneighbors(many)
-    # Learned (not unit) costs always search the trie.
+    assert type(EditDistanceNeighbors(2).fit(words).index_) is nb._UnitIndex
+    # Learned (not unit) costs search the trie.
     learned = WeightedLevenshtein({("b", "h"): 0.2})
     assert not learned.unit
     got = EditDistanceNeighbors(2, metric=learned).fit(words)
     assert type(got.index_) is LexiconIndex
-    assert got.kneighbors(many)[0][0].tolist() == [0.0, 0.2]  # "tbe", then "the"
+    assert got.kneighbors(["tbe"] * 9)[0][0].tolist() == [0.0, 0.2]  # "tbe", then "the"
     est = EditCostEstimator(k=0.1).fit(["tbe", "cow"], ["the", "cow"])
     assert type(EditDistanceNeighbors(2, metric=est).fit(words).index_) is LexiconIndex
-    np.testing.assert_array_equal(want[1][0], [2, 0])
+    # So do unit costs whose match table would be too large (2 bytes x 9 x 5 words here).
+    monkeypatch.setattr(nb, "_UNIT_TABLE_BYTES", 2 * 9 * 5 - 1)
+    assert type(EditDistanceNeighbors(2).fit(words).index_) is LexiconIndex
 
 
 def test_unit_index_pickles(small_chunks):
@@ -128,23 +121,33 @@ def test_unit_index_pickles(small_chunks):
         np.testing.assert_array_equal(a, b)
 
 
-def test_pairwise_into_preencoded_chunks_equals_pairwise():
+def test_table_scan_equals_pairwise():
     unit = WeightedLevenshtein()
-    words = ["Straße", "", "a" * 17, "ab", "日本", "x" * 70] * 7
-    qs = ["strasse", "", "a" * 16, "日本語"]
+    words = ["Straße", "", "a" * 17, "ab", "日本", "x" * 70, "abcdefghijklmnop"] * 7
+    qs = ["strasse", "", "a" * 16, "日本語", "q", "abcdefghijklmnopq"]
     off, ids, cps = unit._encode_list(words, "Y", False)
     assert ids is None
+    table = _dp.unit_table(off, cps)
+    assert table[1].shape == (len(set("".join(w for w in words if len(w) <= 16))) + 1, 64)
     want = unit.pairwise(qs, words)
-    for a, b in ((0, len(words)), (5, 23), (17, 18), (40, 42)):
-        out = np.full((len(qs), b - a), -1.0)
-        unit._pairwise_unit_into(qs, off[a : b + 1], cps, out, 2)
-        np.testing.assert_array_equal(out, want[:, a:b])
-    with pytest.raises(ValueError, match="out must have shape"):
-        unit._pairwise_unit_into(qs, off, cps, np.empty((1, len(words))))
-    with pytest.raises(ValueError, match="point into ycp"):
-        unit._pairwise_unit_into(qs, off + 1, cps, np.empty((len(qs), len(words))))
+    for level in ("baseline", "avx2"):
+        old = _dp._set_simd_level(level)
+        try:
+            for g0, ncols in ((0, len(words)), (1, 30), (2, 1), (3, 0), (1, 33)):
+                out = np.full((len(qs), ncols), -1.0)
+                unit._pairwise_unit_table(qs, *table, off, cps, g0, out, 2)
+                np.testing.assert_array_equal(out, want[:, 16 * g0 : 16 * g0 + ncols])
+        finally:
+            _dp._set_simd_level(old)
+    out = np.empty((len(qs), len(words)))
+    with pytest.raises(ValueError, match="columns within the lexicon"):
+        unit._pairwise_unit_table(qs, *table, off, cps, 1, out)
+    with pytest.raises(ValueError, match="does not match the lexicon"):
+        unit._pairwise_unit_table(qs, *table, off[:-16], cps, 0, out[:, 16:].copy())
     with pytest.raises(ValueError, match="unit costs"):
-        WeightedLevenshtein(default_insertion_cost=2.0)._pairwise_unit_into(qs, off, cps, want)
+        WeightedLevenshtein(default_insertion_cost=2.0)._pairwise_unit_table(
+            qs, *table, off, cps, 0, out
+        )
 
 
 def test_topk_update_merges_in_the_tries_order():
@@ -160,3 +163,9 @@ def test_topk_update_merges_in_the_tries_order():
         np.testing.assert_array_equal(dist, np.take_along_axis(D, order, axis=1))
     with pytest.raises(ValueError, match="have <= k"):
         topk_update(D, 0, np.empty((7, 2)), np.empty((7, 2), dtype=np.int64), 3)
+
+
+def test_long_lines_need_no_search_buffers():
+    # The trie refuses this pair (its DP columns would take 12.8 GB); brute force does not.
+    nn = EditDistanceNeighbors(1).fit(["x" * 40_000, "y" * 39_990 + "x"])
+    assert nn.kneighbors(["y" * 40_000])[0].tolist() == [[10.0]]
