@@ -133,6 +133,9 @@ def _rebuild_unit(kernel, trie, n_words, offsets, cps):
 def lexicon_index(metric, words):
     """The fastest exact index for ``metric``: the trie for single-character cost tables.
 
+    With unit costs its kneighbors runs bit-parallel brute force (``_UnitIndex``),
+    unless the lexicon's match table would pass ``_UNIT_TABLE_BYTES``.
+
     This is where a richer metric plugs in: anything else with ``pairwise`` is
     searched exactly by brute force.
     """
