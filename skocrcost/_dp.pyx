@@ -387,11 +387,12 @@ def _no_columns(costs):
 def unit_table(offsets, cps):
     """Match masks of a lexicon (``_encode_list(words, "Y", False)``) for the unit-cost table scan.
 
-    Returns ``(alphabet, table, lane_mask)``: the sorted code points of the strings of
+    Returns ``(alphabet, table, lane_mask, longer)``: the sorted code points of the strings of
     at most 16 characters; uint16 ``table[r, y]`` with bit j set when string y has
     ``alphabet[r - 1]`` at position j (row 0: none), y padded to whole blocks of 16;
-    and ``lane_mask[y] = (1 << len) - 1`` (0 for longer strings).  2 bytes per
-    string and alphabet character.
+    ``lane_mask[y] = (1 << len) - 1`` (0 for longer strings); and the indices of the
+    longer strings (found once here, not per call).  2 bytes per string and alphabet
+    character.
     """
     offsets = np.asarray(offsets, dtype=np.int64)
     ny = offsets.shape[0] - 1
@@ -416,7 +417,7 @@ def unit_table(offsets, cps):
     np.bitwise_or.at(table.reshape(-1), row * width + word[short], (1 << pos).astype(np.uint16))
     lane_mask = np.zeros(width, dtype=np.uint16)
     lane_mask[:ny] = np.where(lens <= SKC_BP_LANE_BITS, (1 << np.minimum(lens, 16)) - 1, 0)
-    return alphabet, table, lane_mask
+    return alphabet, table, lane_mask, np.flatnonzero(lens > SKC_BP_LANE_BITS)
 
 
 cdef class CostKernel:
@@ -636,7 +637,7 @@ cdef class CostKernel:
 
     def _pairwise_unit_table(self, list X not None, const cp_t[::1] alphabet not None,
                              const uint16_t[:, ::1] table not None,
-                             const uint16_t[::1] lane_mask not None,
+                             const uint16_t[::1] lane_mask not None, longer not None,
                              const int64_t[::1] yoff not None, const cp_t[::1] ycp not None,
                              Py_ssize_t g0, double[:, ::1] out not None, int n_threads=1):
         """Unit costs: X against a lexicon's strings from 16 g0 on, through its match table.
@@ -679,9 +680,8 @@ cdef class CostKernel:
                 skc_bp_table_run(&table[0, 0], nblocks, &lane_mask[0], &rows[xoff[i]],
                                  xoff[i + 1] - xoff[i], gs, min(gs + run, g1), col0 + ncols,
                                  &out[i, (gs - g0) * SKC_BP_LANES])
-        lens = np.diff(yoff[col0:col0 + ncols + 1])
-        self._pairwise_long(out, xo, xc, yoff, ycp, col0 + np.flatnonzero(lens > SKC_BP_LANE_BITS),
-                            col0, n_threads)
+        rest = longer[np.searchsorted(longer, col0):np.searchsorted(longer, col0 + ncols)]
+        self._pairwise_long(out, xo, xc, yoff, ycp, rest, col0, n_threads)
 
     cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
@@ -753,7 +753,8 @@ cdef class CostKernel:
         cdef Py_ssize_t nx = vout.shape[0], nrest = rest_arr.shape[0]
         if nrest == 0:
             return
-        cdef Py_ssize_t maxm = int(np.diff(yoff)[rest_arr].max())
+        ends = np.asarray(yoff)
+        cdef Py_ssize_t maxm = int((ends[rest_arr + 1] - ends[rest_arr]).max())
         zeros = np.zeros(max(maxm, int(np.diff(xoff).max())) + 1, dtype=np.int32)
         cdef const int32_t[::1] zid = zeros
         cdef Py_ssize_t p, i, j, failed = 0
