@@ -51,3 +51,47 @@ def test_kneighbors_on_100000_queries_streams(tmp_path):
     assert got["shape"] == [N_QUERIES, 1] and got["lexicon"] == N_WORDS
     assert got["traced"] < BOUND, got  # numpy arrays: no (queries, lexicon) matrix
     assert got["rss"] < BOUND, got  # and nothing of that size in C either
+
+
+# Unit costs on a large lexicon: brute force in chunks (16 MB of distances at a time).
+BIG_QUERIES, BIG_WORDS = 3_000, 60_000
+BIG_FULL = BIG_QUERIES * BIG_WORDS * 8  # 1.44 GB
+BIG_BOUND = 48 * 2**20  # the chunk's 16 MB, the match table (about 60k x 27 x 2 B), outputs
+
+BIG_SCRIPT = textwrap.dedent(
+    f"""
+    import json, resource, tracemalloc
+    import numpy as np
+    from skocrcost import EditDistanceNeighbors
+
+    rng = np.random.default_rng(0)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    words = ["".join(rng.choice(letters, rng.integers(3, 12))) for _ in range({BIG_WORDS})]
+    queries = words[: {BIG_QUERIES}]
+    nn = EditDistanceNeighbors(5).fit(words)
+    nn.kneighbors(queries[:10])  # first call: lazy imports and buffers
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tracemalloc.start()
+    dist, ind = nn.kneighbors(queries)
+    traced = tracemalloc.get_traced_memory()[1]
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({{"traced": traced, "rss": (after - before) * 1024,
+                      "shape": list(dist.shape), "index": type(nn.index_).__name__}}))
+    """
+)
+
+
+def test_unit_kneighbors_by_brute_force_stays_in_chunks(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-c", BIG_SCRIPT],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=package_env(),
+        check=True,
+    )
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    assert got["shape"] == [BIG_QUERIES, 5] and got["index"] == "_UnitIndex"
+    assert BIG_BOUND < BIG_FULL / 20
+    assert got["traced"] < BIG_BOUND, got
+    assert got["rss"] < BIG_BOUND, got
