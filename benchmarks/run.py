@@ -454,8 +454,26 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
     def rf_extract(qs):
         return [process.extract(q, words, scorer=RFLevenshtein.distance, limit=k) for q in qs]
 
+    if EditDistanceNeighbors is not None:  # unit costs: bit-parallel brute force, one query a call
+        unit_nn = EditDistanceNeighbors(n_neighbors=k, metric=unit).fit(words)
+        c, w, U = timed(lambda: [unit_nn.kneighbors([q])[0][0] for q in queries[:nq]], 1)
+        tab.add(
+            "ii",
+            "skocrcost EditDistanceNeighbors.kneighbors",
+            "unit",
+            nq,
+            "queries",
+            c,
+            w,
+            ours=True,
+            short="kneighbors",
+        )
     c, w, R = timed(lambda: rf_extract(queries[:nq]), 1)
     tab.add("ii", "rapidfuzz process.extract (limit 10)", "unit", nq, "queries", c, w)
+    if EditDistanceNeighbors is not None:
+        checks.setdefault("ii", {})["unit_kneighbors_equal_brute_force"] = all(
+            np.array_equal(u, d) for u, d in zip(U, D_unit, strict=True)
+        )
     full = [metric.pairwise([q], words)[0] for q in queries[:m]]
     # ocr-stringdist's layout has no per-row default: a learned substitution into a
     # character outside the alphabet costs its default there.  Compare the rest.
@@ -523,6 +541,23 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
         ours=True,
         short="brute force",
     )
+    if EditDistanceNeighbors is not None:
+        unit_nn = EditDistanceNeighbors(n_neighbors=k, metric=unit).fit(words)
+        c, w, (ud, _) = timed(lambda: unit_nn.kneighbors(queries), 1)
+        tab.add(
+            "iv",
+            "skocrcost EditDistanceNeighbors.kneighbors",
+            "unit",
+            nq,
+            "queries",
+            c,
+            w,
+            ours=True,
+            short="kneighbors",
+        )
+        checks.setdefault("iv", {})["rapidfuzz_unit_top10_equal_kneighbors"] = all(
+            np.array_equal(np.sort([float(x[1]) for x in r]), d) for r, d in zip(R, ud, strict=True)
+        )
     hit_rf = np.mean([clean[i] in {x[0] for x in R[i]} for i in range(nq)])
     checks.setdefault("iv", {})["clean_word_in_top10_rapidfuzz_unit"] = float(hit_rf)
 
