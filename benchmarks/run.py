@@ -394,6 +394,23 @@ def workload_v(tab, cfg, checks):
     return est
 
 
+def kneighbors_row(tab, workload, costs, n, run):
+    """Time ``run`` (EditDistanceNeighbors.kneighbors of n queries) as one of our rows."""
+    c, w, out = timed(run, 1)
+    tab.add(
+        workload,
+        "skocrcost EditDistanceNeighbors.kneighbors",
+        costs,
+        n,
+        "queries",
+        c,
+        w,
+        ours=True,
+        short="kneighbors",
+    )
+    return out
+
+
 def workload_ii_iv(tab, cfg, rng, checks, est):
     words = lexicon()
     metric = est.metric_
@@ -426,18 +443,7 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
             w,
             ours=True,
         )
-        c, w, (nd, _) = timed(lambda: nn.kneighbors(queries[:nq]), 1)
-        tab.add(
-            "ii",
-            "skocrcost EditDistanceNeighbors.kneighbors",
-            "learned",
-            nq,
-            "queries",
-            c,
-            w,
-            ours=True,
-            short="kneighbors",
-        )
+        nd, _ = kneighbors_row(tab, "ii", "learned", nq, lambda: nn.kneighbors(queries[:nq]))
         checks.setdefault("ii", {})["neighbors_equal_brute_force"] = bool(
             np.allclose(np.sort(nd, axis=1), np.array(D), rtol=0, atol=1e-12)
         )
@@ -456,17 +462,8 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
 
     if EditDistanceNeighbors is not None:  # unit costs: bit-parallel brute force, one query a call
         unit_nn = EditDistanceNeighbors(n_neighbors=k, metric=unit).fit(words)
-        c, w, U = timed(lambda: [unit_nn.kneighbors([q])[0][0] for q in queries[:nq]], 1)
-        tab.add(
-            "ii",
-            "skocrcost EditDistanceNeighbors.kneighbors",
-            "unit",
-            nq,
-            "queries",
-            c,
-            w,
-            ours=True,
-            short="kneighbors",
+        U = kneighbors_row(
+            tab, "ii", "unit", nq, lambda: [unit_nn.kneighbors([q])[0][0] for q in queries[:nq]]
         )
     c, w, R = timed(lambda: rf_extract(queries[:nq]), 1)
     tab.add("ii", "rapidfuzz process.extract (limit 10)", "unit", nq, "queries", c, w)
@@ -496,18 +493,7 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
     print(f"(iv) 10 nearest of {nq} OCR-noised queries in {len(words):,} words", flush=True)
     if EditDistanceNeighbors is not None:
         nn = EditDistanceNeighbors(n_neighbors=k, metric=metric).fit(words)
-        c, w, (nd, ni) = timed(lambda: nn.kneighbors(queries), 1)
-        tab.add(
-            "iv",
-            "skocrcost EditDistanceNeighbors.kneighbors",
-            "learned",
-            nq,
-            "queries",
-            c,
-            w,
-            ours=True,
-            short="kneighbors",
-        )
+        nd, ni = kneighbors_row(tab, "iv", "learned", nq, lambda: nn.kneighbors(queries))
         hit = np.mean([clean[i] in {words[j] for j in ni[i]} for i in range(nq)])
         checks.setdefault("iv", {})["clean_word_in_top10_learned"] = float(hit)
     else:
@@ -542,19 +528,7 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
         short="brute force",
     )
     if EditDistanceNeighbors is not None:
-        unit_nn = EditDistanceNeighbors(n_neighbors=k, metric=unit).fit(words)
-        c, w, (ud, _) = timed(lambda: unit_nn.kneighbors(queries), 1)
-        tab.add(
-            "iv",
-            "skocrcost EditDistanceNeighbors.kneighbors",
-            "unit",
-            nq,
-            "queries",
-            c,
-            w,
-            ours=True,
-            short="kneighbors",
-        )
+        ud, _ = kneighbors_row(tab, "iv", "unit", nq, lambda: unit_nn.kneighbors(queries))
         checks.setdefault("iv", {})["rapidfuzz_unit_top10_equal_kneighbors"] = all(
             np.array_equal(np.sort([float(x[1]) for x in r]), d) for r, d in zip(R, ud, strict=True)
         )
