@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
+from ._costs import check_flag
 from ._noisy_channel import (
     NoisyChannelDecoder,
     SurfaceRules,
@@ -439,9 +440,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_number(self.recurrence_weight, "recurrence_weight", low=0)
         check_number(self.variant_weight, "variant_weight", low=0)
         check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
-        for name in ("fix_punctuation", "fix_case"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name} must be a bool, got {type(getattr(self, name)).__name__}")
+        check_flag(self.fix_punctuation, "fix_punctuation")
+        check_flag(self.fix_case, "fix_case")
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -619,13 +619,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         )
 
     def _surface(self):
-        """The decoder's fixer of punctuation and case (None when both are off)."""
+        """The decoder's fixer of punctuation and case (None when both are off); the
+        flags were checked by ``_check_correct_params``."""
         if not (self.fix_punctuation or self.fix_case):
             return None
         return partial(
-            self.surface_rules_.apply,
-            punctuation=bool(self.fix_punctuation),
-            case=bool(self.fix_case),
+            self.surface_rules_.apply, punctuation=self.fix_punctuation, case=self.fix_case
         )
 
     def score(self, X, y):
