@@ -306,6 +306,27 @@ class CostTables:
             rules=tuple(sorted((s, t, c) for (s, t), c in rules.items())),
         )
 
+    def rounded(self, step):
+        """These tables with every cost rounded up to a whole multiple of ``step``.
+
+        With ``step`` a power of two, sums of the rounded costs are exact in
+        double arithmetic, so :meth:`skocrcost.WeightedLevenshtein.pairwise` can
+        run on whole numbers of steps (see ``grid_step``).  Rounding up keeps
+        every sum ``rowdef[s] + coldef[t]`` >= 0; forbidden edits stay ``inf``.
+        """
+
+        def up(costs):
+            return np.ceil(np.asarray(costs, dtype=np.float64) / step) * step
+
+        names = (*_COSTS, "rowdef", "coldef", "trans_cost")
+        return replace(
+            self,
+            **{name: up(getattr(self, name)) for name in names},
+            match=None if self.match is None else up(self.match),
+            trans_default=float(up(self.trans_default)),
+            rules=tuple((s, t, float(up(c))) for s, t, c in self.rules),
+        )
+
     # -- what the kernel reads ---------------------------------------------------------
     @property
     def dense(self):

@@ -49,6 +49,17 @@ cdef extern from "_lanes.h":
                        const int32_t* aid, const cp_t* acp, const int32_t* arow, Py_ssize_t n,
                        const int64_t* m, Py_ssize_t mmax, double* work, const double* profile,
                        const int64_t* cols, double* out) nogil
+    void skc_lanes_load_i(const int32_t* ins_tab, const int32_t* bid, const cp_t* bcp,
+                          const int64_t* off, const int64_t* m, Py_ssize_t mmax,
+                          int32_t* work) nogil
+    void skc_lanes_profile_i(const int32_t* dense, Py_ssize_t n_ids, Py_ssize_t mmax,
+                             const int32_t* work, const cp_t* extra_cp, Py_ssize_t n_extra,
+                             int32_t* profile) nogil
+    void skc_lanes_run_i(const int32_t* dense, Py_ssize_t n_ids, const int32_t* del_tab,
+                         const int32_t* aid, const cp_t* acp, const int32_t* arow,
+                         Py_ssize_t n, const int64_t* m, Py_ssize_t mmax, int32_t* work,
+                         const int32_t* profile, const int64_t* cols, double step,
+                         double* out) nogil
     int skc_simd_level() nogil
     int skc_set_simd_level(int level) nogil
 
@@ -71,7 +82,7 @@ cdef extern from "_unit.h":
                           const int32_t* rows, Py_ssize_t n, Py_ssize_t g0, Py_ssize_t g1,
                           Py_ssize_t ny, double* row) nogil
 
-from ._dp_py import unit_costs
+from ._dp_py import grid_tables, unit_costs
 
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
@@ -118,6 +129,19 @@ def _set_bitparallel(bint on):
     global BITPARALLEL
     old = BITPARALLEL
     BITPARALLEL = on
+    return old
+
+
+# Dense tables on a grid (every cost a whole number of steps 2^-s) take the int32 lanes
+# unless a test turns them off to compare them with the double lanes.
+cdef bint GRID_LANES = True
+
+
+def _set_grid_lanes(bint on):
+    """Let tables on a grid take the int32 lanes of ``pairwise`` (True) or the double lanes."""
+    global GRID_LANES
+    old = GRID_LANES
+    GRID_LANES = on
     return old
 
 
@@ -353,6 +377,13 @@ cdef Py_ssize_t dp_align(const Table* t, const int32_t* aid, const cp_t* acp, Py
     return end - pos
 
 
+def string_sums(values, offsets):
+    """Sum of ``values`` over each string ``offsets[k]:offsets[k + 1]``, as int64."""
+    ends = np.zeros(values.shape[0] + 1, dtype=np.int64)
+    np.cumsum(values, dtype=np.int64, out=ends[1:])
+    return ends[offsets[1:]] - ends[offsets[:-1]]
+
+
 def _align_columns(lx, ly, limit):
     """Check the sizes and allocate the padded columns of ``align_batch``.
 
@@ -444,6 +475,11 @@ cdef class CostKernel:
     unit : bool
         Every edit costs exactly 1 (a match 0): ``distance`` and ``pairwise`` then
         run bit-parallel (``_unit.h``) rather than the DP, with the same results.
+    grid_step : float
+        The coarsest step ``2**-s`` (``s <= 30``) of which every cost of a dense
+        table is a whole number (0.0 if there is none, or the table is not dense).
+        ``pairwise`` then runs its lanes on int32 numbers of steps, with the same
+        results: on such costs the double DP's additions are exact too.
     """
 
     def __cinit__(self, *args, **kwargs):
@@ -493,6 +529,8 @@ cdef class CostKernel:
                         indptr, lut, table)
         self.dense = bool(dense)
         self.unit = unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele)
+        self._grid = None if table is None else grid_tables(table, ins, dele)
+        self.grid_step = 0.0 if self._grid is None else self._grid[0]
         self._point(chars, indptr, sub_tgt, sub_cost, rowdef, coldef, ins, dele, lut, table)
 
     cdef _point(self, const cp_t[::1] chars, const int64_t[::1] indptr,
@@ -835,6 +873,14 @@ cdef class CostKernel:
         cdef bint use_profile = (
             longest > 0 and xoff[nx] >= n_rows and n_rows * longest * SKC_LANES <= PROFILE_LIMIT)
         cdef Table* t = &self.t
+        cdef const int32_t[::1] idense = None
+        cdef const int32_t[::1] iins = None
+        cdef const int32_t[::1] idele = None
+        cdef double step = 0.0
+        cdef bint grid = self._grid_fits(xid_np, np.asarray(xoff), np.asarray(yid), yo)
+        if grid:
+            step, dense_i, iins, idele = self._grid
+            idense = dense_i.ravel()
         with nogil, parallel(num_threads=n_threads):
             work_raw = malloc(skc_lanes_work(longest) * sizeof(double) + SKC_ALIGN_SLACK)
             work = skc_align64(work_raw)
@@ -850,6 +896,19 @@ cdef class CostKernel:
                 i = p - g * nx
                 if work == NULL or loaded == NULL or (use_profile and prof == NULL):
                     failed += 1
+                    continue
+                if grid:
+                    if g != loaded[0]:
+                        skc_lanes_load_i(&iins[0], &yid[0], &ycp[0], &goff[g * SKC_LANES],
+                                         &gm[g * SKC_LANES], gmax[g], <int32_t*> work)
+                        if prof != NULL:
+                            skc_lanes_profile_i(&idense[0], t.n, gmax[g], <int32_t*> work,
+                                                &extra[0], n_rows - t.n, <int32_t*> prof)
+                        loaded[0] = g
+                    skc_lanes_run_i(&idense[0], t.n, &idele[0], &xid[xoff[i]], &xcp[xoff[i]],
+                                    &xrow[xoff[i]], xoff[i + 1] - xoff[i], &gm[g * SKC_LANES],
+                                    gmax[g], <int32_t*> work, <int32_t*> prof,
+                                    &cols[g * SKC_LANES], step, &vout[i, 0])
                     continue
                 if g != loaded[0]:
                     skc_lanes_load(t.ins, &yid[0], &ycp[0], &goff[g * SKC_LANES],
@@ -868,6 +927,22 @@ cdef class CostKernel:
             raise MemoryError("could not allocate DP rows")
         if np.any(order != cols_arr[:ny]):
             self._unsort_columns(vout, vorder, n_threads)
+
+    def _grid_fits(self, xid, xoff, yid, yoff):
+        """Whether ``pairwise`` of these encoded strings runs on the int32 lanes.
+
+        The costs must be whole numbers of grid steps, and no value the DP forms
+        may reach 2^31 steps: no cell exceeds deleting all of an X string and
+        inserting all of a Y string, and no candidate exceeds a cell plus one cost.
+        """
+        if self._grid is None or not GRID_LANES or self.t.dense == NULL:
+            return False
+        _, dense_i, ins_i, dele_i = self._grid
+        # The id arrays may hold a padding entry past the last string's end.
+        bound = (string_sums(dele_i[xid[:xoff[-1]]], xoff).max()
+                 + string_sums(ins_i[yid[:yoff[-1]]], yoff).max()
+                 + max(dense_i.max(), ins_i.max(), dele_i.max()))
+        return bool(bound < 2**31)
 
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads):
         """Move column c of every row to column order[c]."""

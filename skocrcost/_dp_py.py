@@ -34,6 +34,42 @@ def unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele):
     )
 
 
+GRID_BITS = 30  # the finest grid step tried: 2**-30
+
+
+def grid_tables(dense, ins, dele):
+    """The dense tables as whole numbers of their coarsest grid step, or None.
+
+    Returns ``(step, dense, ins, dele)`` with ``step = 2**-s`` for the smallest
+    ``s <= GRID_BITS`` such that every cost is a multiple of ``step`` below
+    ``2**31`` steps, the tables as int32 numbers of steps.  Sums of such costs are
+    exact in double arithmetic (they are whole numbers of steps far below 2**53),
+    so a DP on the int32 steps gives exactly the double DP's distances.  Read by
+    the compiled kernel to route such tables to its int32 lanes.  A cost on the
+    grid of ``2**-s`` is on every finer one, so ``s`` is found by bisection, and
+    the coarsest grid leaves the most room below 2**31.
+    """
+    arrays = [np.asarray(a, dtype=float) for a in (dense, ins, dele)]
+    costs = np.concatenate([a.ravel() for a in arrays])
+    if not (np.all(np.isfinite(costs)) and costs.min(initial=0.0) >= 0.0):
+        return None
+
+    def on_grid(bits):
+        with np.errstate(over="ignore"):  # huge costs: inf steps, refused below
+            steps = np.ldexp(costs, bits)
+        return bool(np.all(steps == np.rint(steps)))
+
+    if not on_grid(GRID_BITS):
+        return None
+    lo, hi = 0, GRID_BITS
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if on_grid(mid) else (mid + 1, hi)
+    if costs.max(initial=0.0) >= 2.0 ** (31 - lo):
+        return None
+    return (2.0**-lo, *(np.ldexp(a, lo).astype(np.int32) for a in arrays))
+
+
 def bitparallel_distance(a, b):
     """Unit-cost Levenshtein of ``a`` and ``b`` by bit-vectors (Hyyrö 2003), as an int.
 

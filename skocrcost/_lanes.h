@@ -41,84 +41,30 @@ static inline double *skc_align64(void *raw) {
     return raw == NULL ? NULL : (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
 }
 
-static inline double *skc_lanes_ins(double *work, ptrdiff_t mmax) {
-    return work + (5 * mmax + 3) * SKC_LANES;
-}
+/* The tables a group reads, once per element type (_lanes_tables.h is a template):
+ * doubles for any table, and int32 multiples of the table's grid step (fixed point) for
+ * tables whose costs all lie on one (see skc_lanes_run_i). */
+#define SKC_CAT_(a, b) a##b
+#define SKC_CAT(a, b) SKC_CAT_(a, b)
+#define SKC_T double
+#define SKC_TN(name) name
+#include "_lanes_tables.h"
+#undef SKC_T
+#undef SKC_TN
+#define SKC_T int32_t
+#define SKC_TN(name) SKC_CAT(name, _i)
+#include "_lanes_tables.h"
+#undef SKC_T
+#undef SKC_TN
 
-/* Interleave a group's truth strings into ``work`` and fill its first DP row. */
-static void skc_lanes_load(const double *ins_tab, const int32_t *bid, const uint32_t *bcp,
-                           const int64_t *off, const int64_t *m, ptrdiff_t mmax,
-                           double *work) {
-    /* Lane k holds the string at bid[off[k]], bcp[off[k]] of length m[k]. */
-    const ptrdiff_t L = SKC_LANES;
-    double *prev = work;
-    double *ins = skc_lanes_ins(work, mmax);
-    int32_t *yid = (int32_t *)(ins + mmax * L);
-    uint32_t *ycp = (uint32_t *)(yid + mmax * L);
-    ptrdiff_t j, k;
-    for (j = 0; j < mmax; j++) {
-        for (k = 0; k < L; k++) {
-            if (j < m[k]) {
-                yid[j * L + k] = bid[off[k] + j];
-                ycp[j * L + k] = bcp[off[k] + j];
-                ins[j * L + k] = ins_tab[bid[off[k] + j]];
-            } else {
-                yid[j * L + k] = 0;
-                ycp[j * L + k] = SKC_NO_CP;
-                ins[j * L + k] = 0.0;
-            }
-        }
-    }
-    for (k = 0; k < L; k++) prev[k] = 0.0;
-    for (j = 0; j < mmax; j++)
-        for (k = 0; k < L; k++) prev[(j + 1) * L + k] = prev[j * L + k] + ins[j * L + k];
-}
-
-/* Substitution costs of one OCR character (code point ca, dense row drow) against w
- * truth characters: 0 on a match (equal code points), else drow[yid[j]].  Every dense
- * row has 0 on its own id's diagonal, so ca = SKC_NO_MATCH suits an alphabet character. */
-static inline void skc_gather_sub(const double *drow, uint32_t ca, const int32_t *yid,
-                                  const uint32_t *ycp, ptrdiff_t w, double *out) {
-    ptrdiff_t j;
-    for (j = 0; j < w; j++) out[j] = (ycp[j] == ca) ? 0.0 : drow[yid[j]];
-}
-
-/* The loaded group's substitution costs per OCR character class (row r: mmax * L
- * doubles), so that many OCR strings against one group read them rather than gather
- * them per row.  Rows 1 .. n_ids - 1 are the alphabet's ids; row n_ids + k is the
- * character extra_cp[k] outside the alphabet (id 0: dense row 0, a match by code
- * point); row 0 is unused.  ``profile`` holds (n_ids + n_extra) * mmax * L doubles. */
-static void skc_lanes_profile(const double *dense, ptrdiff_t n_ids, ptrdiff_t mmax,
-                              const double *work, const uint32_t *extra_cp,
-                              ptrdiff_t n_extra, double *profile) {
-    const ptrdiff_t w = mmax * SKC_LANES;
-    const int32_t *yid = (const int32_t *)(skc_lanes_ins((double *)work, mmax) + w);
-    const uint32_t *ycp = (const uint32_t *)(yid + w);
-    ptrdiff_t a, k;
-    for (a = 1; a < n_ids; a++)
-        skc_gather_sub(dense + a * n_ids, SKC_NO_MATCH, yid, ycp, w, profile + a * w);
-    for (k = 0; k < n_extra; k++)
-        skc_gather_sub(dense, extra_cp[k], yid, ycp, w, profile + (n_ids + k) * w);
-}
-
-/* The substitution costs of OCR character (a, ca) against the group's columns: the
- * profile's row ``row`` if there is a profile, else gathered into ``sub`` (w = mmax * L
- * doubles). */
-static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
-                                           const double *profile, int32_t row, int32_t a,
-                                           uint32_t ca, const int32_t *yid,
-                                           const uint32_t *ycp, ptrdiff_t w, double *sub) {
-    if (profile != NULL) return profile + (ptrdiff_t)row * w;
-    skc_gather_sub(dense + (ptrdiff_t)a * n_ids, ca, yid, ycp, w, sub);
-    return sub;
-}
-
-/* Vectors of 2 doubles (baseline: SSE2 on x86-64, NEON on arm64) and of 4 (AVX2).
- * aligned(8): the kernel accepts any row alignment (pairwise aligns its work space to a
- * cache line for speed; see skc_align64). */
+/* Vectors of 2 doubles or 4 int32 (baseline: SSE2 on x86-64, NEON on arm64), of 4 doubles
+ * or 8 int32 (AVX2).  aligned(8): the kernel accepts any row alignment (pairwise aligns
+ * its work space to a cache line for speed; see skc_align64). */
 typedef double skc_v2 __attribute__((vector_size(16), aligned(8)));
 typedef long long skc_m2 __attribute__((vector_size(16), aligned(8)));
 typedef double skc_v4 __attribute__((vector_size(32), aligned(8)));
+typedef int32_t skc_i4 __attribute__((vector_size(16), aligned(8)));
+typedef int32_t skc_i8 __attribute__((vector_size(32), aligned(8)));
 
 /* y < x ? y : x in every lane.  On x86 that is exactly (v)minpd(y, x), the same for
  * equal values and signed zeros: one instruction on the chain each cell waits on,
@@ -132,30 +78,70 @@ static inline skc_v2 skc_min2_blend(skc_v2 y, skc_v2 x) {
 }
 #define SKC_MIN2(y, x) skc_min2_blend((y), (x))
 #endif
+/* SSE2 has no pminsd: a compare and a blend (NEON compilers make one vmin of it). */
+static inline skc_i4 skc_min_i4(skc_i4 y, skc_i4 x) {
+    skc_i4 lt = y < x;
+    return (lt & y) | (~lt & x);
+}
 
-/* The DP over the loaded group, once per vector width (_lanes_body.h is a template). */
-#define SKC_NAME skc_lanes_generic
+/* The DP over the loaded group, once per element type and vector width (_lanes_body.h
+ * is a template). */
 #define SKC_ATTR
+#define SKC_NAME skc_lanes_generic
+#define SKC_T double
+#define SKC_TN(name) name
 #define SKC_VT skc_v2
 #define SKC_MIN SKC_MIN2
 #define SKC_VW 2
 #include "_lanes_body.h"
 #undef SKC_NAME
+#undef SKC_T
+#undef SKC_TN
+#undef SKC_VT
+#undef SKC_MIN
+#undef SKC_VW
+#define SKC_NAME skc_lanes_generic_i
+#define SKC_T int32_t
+#define SKC_TN(name) SKC_CAT(name, _i)
+#define SKC_VT skc_i4
+#define SKC_MIN skc_min_i4
+#define SKC_VW 4
+#include "_lanes_body.h"
+#undef SKC_NAME
 #undef SKC_ATTR
+#undef SKC_T
+#undef SKC_TN
 #undef SKC_VT
 #undef SKC_MIN
 #undef SKC_VW
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define SKC_HAVE_AVX2_CLONE 1
-#define SKC_NAME skc_lanes_avx2
 #define SKC_ATTR __attribute__((target("avx2")))
+#define SKC_NAME skc_lanes_avx2
+#define SKC_T double
+#define SKC_TN(name) name
 #define SKC_VT skc_v4
 #define SKC_MIN(y, x) ((skc_v4)_mm256_min_pd((__m256d)(y), (__m256d)(x)))
 #define SKC_VW 4
 #include "_lanes_body.h"
 #undef SKC_NAME
+#undef SKC_T
+#undef SKC_TN
+#undef SKC_VT
+#undef SKC_MIN
+#undef SKC_VW
+#define SKC_NAME skc_lanes_avx2_i
+#define SKC_T int32_t
+#define SKC_TN(name) SKC_CAT(name, _i)
+#define SKC_VT skc_i8
+#define SKC_MIN(y, x) ((skc_i8)_mm256_min_epi32((__m256i)(y), (__m256i)(x)))
+#define SKC_VW 8
+#include "_lanes_body.h"
+#undef SKC_NAME
 #undef SKC_ATTR
+#undef SKC_T
+#undef SKC_TN
 #undef SKC_VT
 #undef SKC_MIN
 #undef SKC_VW
@@ -194,12 +180,34 @@ static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *de
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1) {
         skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
-                       out);
+                       1.0, out);
         return;
     }
 #endif
     skc_lanes_generic(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
-                      out);
+                      1.0, out);
 }
+
+/* The same on costs in units of a grid step: every cost of the table is a whole number
+ * of steps, and no sum the DP forms reaches 2^31 steps (the caller checks both), so the
+ * int32 lanes compute exactly the integers the double DP computes exactly, twice as
+ * many per vector, with integer additions and minima that more pipes execute.  Each
+ * distance is written as its number of steps times ``step``. */
+static void skc_lanes_run_i(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
+                            const int32_t *aid, const uint32_t *acp, const int32_t *arow,
+                            ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, int32_t *work,
+                            const int32_t *profile, const int64_t *cols, double step,
+                            double *out) {
+#ifdef SKC_HAVE_AVX2_CLONE
+    if (skc_simd_level() == 1) {
+        skc_lanes_avx2_i(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile,
+                         cols, step, out);
+        return;
+    }
+#endif
+    skc_lanes_generic_i(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
+                        step, out);
+}
+
 
 #endif

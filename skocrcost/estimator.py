@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _multichar, _persist, _smoothing
 from ._counting import EditCounts
+from ._dp_py import GRID_BITS
 from ._edit import EditKernel
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
@@ -69,6 +70,17 @@ MAX_TRANSFORM_BYTES = 1 << 31
 EM_TOL = 1e-7
 
 ALIGNMENTS = ("viterbi", "forward")
+
+
+def check_resolution(resolution):
+    """``resolution`` must be a power of two in [2**-30, 1]: on its multiples sums are exact."""
+    value = check_number(resolution, "resolution", low=0)
+    if not (value > 0 and math.frexp(value)[0] == 0.5 and 2.0**-GRID_BITS <= value <= 1):
+        raise ValueError(
+            f"resolution must be a power of 2 between 2**-{GRID_BITS} and 1 "
+            f"(such as 2**-16), got {resolution!r}"
+        )
+    return value
 
 
 def check_counting_aligner(aligner):
@@ -146,6 +158,14 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     references : sequence of str, optional
         The columns of :meth:`transform`; None means the distinct truth strings
         seen in ``fit``, in first-seen order.
+    resolution : float, optional
+        Round every learned cost up to a whole multiple of this power of two
+        (between ``2**-30`` and 1; ``2**-16``, about 1.5e-5, is far below what
+        the counts can tell apart).  The learned metric's costs then lie on a
+        grid and its :meth:`~WeightedLevenshtein.pairwise` runs on whole numbers
+        of steps, about twice as fast, with exactly the distances of the rounded
+        costs (see ``docs/performance.md``).  None (default) keeps the costs as
+        the model gives them.  :meth:`to_weighted_edit_distance` is never rounded.
     n_jobs : int, optional
         Threads for alignment and distances: None = 1 (unless a joblib context
         sets it), -1 = all cores.
@@ -202,6 +222,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         "min_count": [Interval(Integral, 1, None, closed="left")],
         "alignment": [StrOptions(set(ALIGNMENTS))],
         "references": ["array-like", None],
+        "resolution": [Interval(Real, 0, 1, closed="right"), None],
         "n_jobs": [Integral, None],
     }
 
@@ -218,6 +239,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         min_count=5,
         alignment="viterbi",
         references=None,
+        resolution=None,
         n_jobs=None,
     ):
         self.k = k
@@ -230,6 +252,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self.min_count = min_count
         self.alignment = alignment
         self.references = references
+        self.resolution = resolution
         self.n_jobs = n_jobs
 
     def _check_params(self):
@@ -243,6 +266,8 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             raise ValueError(
                 "alignment='forward' needs smoothing='additive' (EM counts are fractional)"
             )
+        if self.resolution is not None:
+            check_resolution(self.resolution)
         if self.aligner is not None:
             check_counting_aligner(self.aligner)
         references = (
@@ -283,7 +308,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         if self.alignment == "forward":
             counts, channel, rules, n_iter = self._em(X, y, counts, channel, rules, k, threads)
         rules = rules.used()
-        metric = WeightedLevenshtein.from_tables(rules.tables(channel, k))
+        metric = self._metric(rules.tables(channel, k))
         references = references if references is not None else list(dict.fromkeys(y))
         return self._set_fitted(counts, channel, metric, n_iter, references, rules)
 
@@ -356,7 +381,13 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
             channel = _smoothing.katz(counts, float(self.discount), self.model)
         else:
             channel = _smoothing.additive(counts, k, self.model)
-        return channel, WeightedLevenshtein.from_tables(channel.cost_tables())
+        return channel, self._metric(channel.cost_tables())
+
+    def _metric(self, tables):
+        """The metric of learned tables, rounded to ``resolution`` if it is set."""
+        if self.resolution is not None:
+            tables = tables.rounded(self.resolution)
+        return WeightedLevenshtein.from_tables(tables)
 
     def _learn_rules(self, X, y, metric, channel, k, threads):
         """Discover multi-character edits, realign with them, count them.
@@ -370,7 +401,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         contexts = [_multichar.occurrences(X, s) for s, _ in found]
         # Realign with each rule at the cost its windows' count gives it.
         start = _Rules(found, seen, contexts)
-        aligner = WeightedLevenshtein.from_tables(start.tables(channel, k))
+        aligner = self._metric(start.tables(channel, k))
         op, src, tgt, pair = aligner.align_batch(X, y, threads)
         is_rule = op == _multichar.OP_RULE
         counts, channel = self._single(src[~is_rule], tgt[~is_rule], k)
@@ -583,7 +614,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         counts = _persist.counts_from_json(state, where)
         rules = _rules_from_json(state.get("rules", []), where)
         channel, _ = est._learn(counts, k)
-        metric = WeightedLevenshtein.from_tables(rules.tables(channel, k))
+        metric = est._metric(rules.tables(channel, k))
         if metric != WeightedLevenshtein.from_dict(data):
             raise ValueError(f"{where}: the costs disagree with the counts (edited by hand?)")
         n_iter = check_number(state.get("n_iter"), f"{where}: n_iter", low=1, integer=True)

@@ -1,0 +1,221 @@
+"""Costs on a grid: ``pairwise`` on int32 numbers of steps against the twin and the double lanes.
+
+A dense table whose costs are all whole multiples of a power of two ``2**-s``
+(integer costs, halves, or learned costs rounded with
+``EditCostEstimator(resolution=...)``) runs its SIMD lanes on int32 numbers of
+steps.  On such costs the double DP is exact too, so every result must equal
+the pure-Python twin's and the double lanes' bit for bit, near the int32 limit
+as well; past it, the double lanes must take over.
+"""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import CORE, EXOTIC
+
+from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp, _dp_py
+from skocrcost._costs import CostTables
+
+LEVELS = ["baseline", "avx2"] if _dp.simd_level() == "avx2" else ["baseline"]
+LETTERS = CORE + EXOTIC
+
+
+def kernels(tables):
+    args = tables.kernel_args()
+    return _dp.CostKernel(*args), _dp_py.CostKernel(*args)
+
+
+def double_lanes(kernel, X, Y, threads=1):
+    """The compiled kernel's answer with the int32 lanes turned off."""
+    old = _dp._set_grid_lanes(False)
+    try:
+        return kernel.pairwise(X, Y, threads)
+    finally:
+        _dp._set_grid_lanes(old)
+
+
+def encoded(kernel, X, Y):
+    xo, xi, _ = kernel._encode_list(X)
+    yo, yi, _ = kernel._encode_list(Y)
+    return xi, xo, yi, yo
+
+
+@st.composite
+def grid_tables(draw):
+    """Random costs that are whole multiples of 2**-bits (up to 40 steps)."""
+    bits = draw(st.sampled_from([0, 1, 4, 16, 30]))
+    steps = st.integers(0, 40)
+    letters = st.sampled_from(LETTERS[:8])
+
+    def costs(keys):
+        return {k: draw(steps) / 2**bits for k in keys}
+
+    subs = costs(draw(st.sets(st.tuples(letters, letters), max_size=30)))
+    return bits, CostTables.from_dicts(
+        {k: v for k, v in subs.items() if k[0] != k[1]},
+        costs(draw(st.sets(letters, max_size=6))),
+        costs(draw(st.sets(letters, max_size=6))),
+        default_substitution_cost=draw(steps) / 2**bits,
+        default_insertion_cost=draw(st.integers(1, 40)) / 2**bits,  # not all unit
+        default_deletion_cost=draw(steps) / 2**bits,
+    )
+
+
+text = st.text(alphabet=st.sampled_from(LETTERS), max_size=14)
+
+
+@settings(max_examples=80, deadline=None)
+@given(grid_tables(), st.lists(text, max_size=10), st.lists(text, min_size=1, max_size=20))
+def test_int_lanes_equal_twin_and_double_lanes(case, X, Y):
+    bits, tables = case
+    compiled, twin = kernels(tables)
+    if compiled.unit:  # the bit-parallel path's business
+        return
+    assert compiled.grid_step >= 2.0**-bits  # the coarsest grid, maybe coarser than drawn
+    assert math.log2(compiled.grid_step).is_integer()
+    old = _dp.simd_level()
+    try:
+        for level in LEVELS:
+            _dp._set_simd_level(level)
+            for rows in (X, X * 8):  # X * 8: enough OCR characters for the profile
+                want = twin.pairwise(rows, Y)
+                np.testing.assert_array_equal(compiled.pairwise(rows, Y, 1), want)
+                np.testing.assert_array_equal(double_lanes(compiled, rows, Y), want)
+    finally:
+        _dp._set_simd_level(old)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_values_near_the_int32_limit(level, threads):
+    # One cost is 2**24 steps: 60 + 60 deletions and insertions (the distance of two
+    # strings with nothing in common) is 120 * 2**24 steps, 94% of 2**31: still int32.
+    # 64 + 64 would reach 2**31 steps: the double lanes take over.  Both must be exact.
+    tables = CostTables.from_dicts(
+        {("a", "b"): 0.5},
+        default_substitution_cost=2.0,
+        default_insertion_cost=1.0,
+        default_deletion_cost=1.0,
+    ).rounded(2.0**-24)
+    compiled, twin = kernels(tables)
+    assert compiled.grid_step == 0.5  # the coarsest grid of 0.5, 1 and 2
+    fine = _dp.CostKernel(
+        *CostTables.from_dicts(
+            {("a", "b"): 0.5 + 2.0**-24},
+            default_substitution_cost=2.0,
+            default_insertion_cost=1.0,
+            default_deletion_cost=1.0,
+        ).kernel_args()
+    )
+    assert fine.grid_step == 2.0**-24
+    old = _dp._set_simd_level(level)
+    try:
+        for n, fits in ((60, True), (64, False)):
+            X = ["x" * n, "a" * n, "ab" * (n // 2), ""]
+            Y = ["y" * n, "b" * n, "", "ba" * (n // 2)]
+            assert fine._grid_fits(*encoded(fine, X, Y)) is fits
+            want = np.array([[twin_distance(fine, x, y) for y in Y] for x in X])
+            assert want[0, 0] == 2.0 * n  # nothing in common: delete and insert everything
+            np.testing.assert_array_equal(fine.pairwise(X, Y, threads), want)
+            np.testing.assert_array_equal(double_lanes(fine, X, Y, threads), want)
+    finally:
+        _dp._set_simd_level(old)
+
+
+def twin_distance(kernel, x, y):
+    return _dp_py.CostKernel(*kernel._kernel_args()).distance(x, y)
+
+
+def test_grid_tables_finds_the_coarsest_step():
+    def grid(*costs):
+        found = _dp_py.grid_tables(np.array([costs]), np.array([1.0]), np.array([1.0]))
+        return None if found is None else found[0]
+
+    assert grid(0.0, 2.0, 3.0) == 1.0
+    assert grid(0.5, 0.25) == 0.25
+    assert grid(0.75, 2.0**-30) == 2.0**-30
+    assert grid(0.1) is None  # not a dyadic fraction
+    assert grid(1.0, math.inf) is None  # a forbidden edit: the double lanes
+    assert grid(2.0**-30, 2.0) is None  # 2 is 2**31 steps of 2**-30
+    assert grid(1.0, 2.0**31 - 1) == 1.0 and grid(1.0, 2.0**31) is None
+    assert grid(0.5, 2.0**30 - 1) == 0.5 and grid(0.5, 2.0**30) is None
+    step, dense, ins, dele = _dp_py.grid_tables(np.array([[0.0, 0.75]]), [0.5], [1.25])
+    assert step == 0.25 and dense.dtype == np.int32
+    assert dense.tolist() == [[0, 3]] and ins.tolist() == [2] and dele.tolist() == [5]
+
+
+def test_only_dense_tables_on_a_grid_take_the_int_lanes():
+    on = CostTables.from_dicts({("a", "b"): 0.25}, {"c": 3.0})
+    off = CostTables.from_dicts({("a", "b"): 0.2}, {"c": 3.0})
+    assert _dp.CostKernel(*on.kernel_args()).grid_step == 0.25
+    assert _dp.CostKernel(*off.kernel_args()).grid_step == 0.0
+    args = list(on.kernel_args())
+    args[-1] = False  # the sparse layout: one pair at a time, no lanes
+    assert _dp.CostKernel(*args).grid_step == 0.0
+    assert WeightedLevenshtein({("a", "b"): 0.25}, {"c": 3.0}).grid_step == 0.25
+
+
+def test_rounded_tables():
+    tables = CostTables.from_dicts(
+        {("a", "b"): 0.3, ("b", "a"): math.inf},
+        {"c": 1.1},
+        {"d": 0.7},
+        default_transposition_cost=0.45,
+        allow_infinite=True,
+    )
+    tables = replace(tables, rules=(("rn", "m", 0.35),))
+    step = 2.0**-4
+    up = tables.rounded(step)
+    for name in ("sub_cost", "ins", "dele", "rowdef", "coldef", "trans_cost"):
+        old, new = getattr(tables, name), getattr(up, name)
+        finite = np.isfinite(old)
+        assert np.array_equal(np.isfinite(new), finite)
+        assert np.all(new[finite] / step == np.round(new[finite] / step))
+        assert np.all((new[finite] >= old[finite]) & (new[finite] < old[finite] + step))
+    assert up.substitution_cost("a", "b") == 0.3125
+    assert up.substitution_cost("b", "a") == math.inf
+    assert up.trans_default == 0.5 and up.rules == (("rn", "m", 0.375),)
+
+
+PAIRS = (["tbe", "cat", "rn", "fhip", "tlie"] * 4, ["the", "cat", "m", "ship", "the"] * 4)
+
+
+def test_estimator_resolution_rounds_the_learned_costs():
+    exact = EditCostEstimator(k=0.5).fit(*PAIRS)
+    rounded = EditCostEstimator(k=0.5, resolution=2**-16).fit(*PAIRS)
+    assert exact.metric_.grid_step == 0.0
+    assert rounded.metric_.grid_step > 0 and rounded.metric_.grid_step >= 2**-16
+    chars = "tbehcarnmfsilp"
+    for s in chars:
+        for t in chars:
+            want = exact.costs_.substitution_cost(s, t)
+            got = rounded.costs_.substitution_cost(s, t)
+            assert want <= got < want + 2**-16
+            assert got * 2**16 == round(got * 2**16)
+    # Not rounded: the channel's log-probabilities.
+    a = exact.to_weighted_edit_distance().proximity("tbe", "the")
+    assert rounded.to_weighted_edit_distance().proximity("tbe", "the") == a
+    X, Y = ["tbe", "fhip", "cat", "rn"] * 3, ["the", "ship", "cart", "m", "tlie"]
+    got = rounded.metric_.pairwise(X, Y)
+    compiled, twin = kernels(rounded.costs_)
+    np.testing.assert_array_equal(got, twin.pairwise(X, Y))
+    np.testing.assert_array_equal(got, double_lanes(compiled, X, Y))
+    assert np.abs(got - exact.metric_.pairwise(X, Y)).max() < 10 * 2**-16
+
+
+def test_estimator_resolution_survives_save_and_load(tmp_path):
+    est = EditCostEstimator(resolution=2**-10).fit(*PAIRS)
+    est.save(tmp_path / "m.json")
+    back = EditCostEstimator.load(tmp_path / "m.json")
+    assert back.resolution == 2**-10 and back.metric_ == est.metric_
+    assert back.metric_.grid_step == est.metric_.grid_step > 0
+
+
+@pytest.mark.parametrize("bad", [0.001, 3 * 2**-10, 2**-31, 0, -1, 2.0, math.nan, "x", True])
+def test_estimator_refuses_a_resolution_that_is_no_power_of_two(bad):
+    with pytest.raises((TypeError, ValueError), match="resolution"):
+        EditCostEstimator(resolution=bad).fit(*PAIRS)
