@@ -10,7 +10,9 @@ i.   single ``distance`` calls on 200,000 random token pairs (5-12 characters,
      against the issue's reference point, the leanest Python-callable Cython
      DP (``lean_dp.pyx``, compiled on the spot with pyximport);
 ii.  one query against the ~104k-word SCOWL lexicon (top 10);
-iii. a 2000 x 2000 ``pairwise`` on such tokens;
+iii. a 2000 x 2000 ``pairwise`` on such tokens, also with those costs rounded up
+     to a grid of 2^-16 and with whole-number weights (2, 2, 3), which run on
+     int32 lanes;
 iv.  the 10 nearest lexicon words of 200 OCR-noised queries;
 v.   ``EditCostEstimator.fit`` on the 609,919 ICDAR 2017 token pairs.
 
@@ -18,7 +20,8 @@ Everything runs on one thread.  Times are CPU seconds of this process
 (``time.process_time``, best of the repeats) so that other jobs on a shared
 machine do not inflate them; wall seconds are recorded too.  Where a peer would
 take minutes, it runs on a stated subsample and its rate is compared.  rapidfuzz
-has no per-character costs: it is compared with skocrcost on unit costs.
+has no per-character costs: it is compared with skocrcost on unit costs and on
+whole-number weights for insertion, deletion and substitution.
 ``--quick`` shrinks the inputs (for a smoke test, not for the record).
 """
 
@@ -358,10 +361,71 @@ def workload_iii(tab, cfg, rng, checks, ours, theirs, wlev):
     )
     c, w, D_rf = timed(lambda: process.cdist(X, Y, scorer=RFLevenshtein.distance, workers=1), r)
     tab.add("iii", "rapidfuzz process.cdist", "unit", cells, "cells", c, w)
+    # Costs on a grid run the int32 lanes: the learned costs rounded up to 2^-16
+    # (EditCostEstimator(resolution=2**-16)), and whole-number weights, where rapidfuzz
+    # runs its weighted DP (a substitution dearer than a deletion and an insertion is
+    # never taken: rapidfuzz then computes the bit-parallel Indel distance instead).
+    grid = WeightedLevenshtein.from_tables(ours.costs.rounded(2.0**-16))
+    D_grid = {}
+    for level in ("avx2", "baseline") if _dp.simd_level() == "avx2" else ("baseline",):
+        old = _dp._set_simd_level(level)
+        try:
+            c, w, D_grid[level] = timed(lambda: grid.pairwise(X, Y, n_jobs=1), r)
+        finally:
+            _dp._set_simd_level(old)
+        tab.add(
+            "iii",
+            f"skocrcost pairwise ({level})",
+            "learned, 2^-16 grid",
+            cells,
+            "cells",
+            c,
+            w,
+            ours=True,
+            short=f"grid {level}",
+        )
+    old = _dp._set_grid_lanes(False)
+    try:
+        D_grid_double = grid.pairwise(X, Y, n_jobs=1)
+    finally:
+        _dp._set_grid_lanes(old)
+    weights = (2, 2, 3)  # (insertion, deletion, substitution), as rapidfuzz orders them
+    whole = WeightedLevenshtein(
+        default_insertion_cost=weights[0],
+        default_deletion_cost=weights[1],
+        default_substitution_cost=weights[2],
+    )
+    c, w, D_whole = timed(lambda: whole.pairwise(X, Y, n_jobs=1), r)
+    tab.add("iii", "skocrcost pairwise", "weights (2, 2, 3)", cells, "cells", c, w, ours=True)
+    rows_w = cfg["peer_rows"] * 5
+    w_cells = sum(map(len, X[:rows_w])) * sum(map(len, Y))
+    c, w, D_rfw = timed(
+        lambda: process.cdist(
+            X[:rows_w], Y, scorer=RFLevenshtein.distance, scorer_kwargs={"weights": weights}
+        ),
+        r,
+    )
+    tab.add(
+        "iii",
+        "rapidfuzz process.cdist",
+        "weights (2, 2, 3)",
+        w_cells,
+        "cells",
+        c,
+        w,
+        note=f"{rows_w} rows",
+    )
     checks["iii"] = {
         "ocr_stringdist_max_abs_diff": float(np.max(np.abs(np.array(D_osd) - D_ours[:rows]))),
         "baseline_simd_bit_identical": bool(np.array_equal(D_base, D_ours)),
         "rapidfuzz_unit_equal": bool(np.array_equal(D_rf.astype(float), D_unit)),
+        "grid_int_lanes_equal_double_lanes": all(
+            np.array_equal(D, D_grid_double) for D in D_grid.values()
+        ),
+        "grid_max_abs_diff_to_unrounded": float(np.max(np.abs(D_grid_double - D_ours))),
+        "rapidfuzz_weights_2_2_3_equal": bool(
+            np.array_equal(D_rfw.astype(float), D_whole[:rows_w])
+        ),
         "mean_pair_cells": cells / (n * n),
     }
 

@@ -52,9 +52,9 @@ cdef extern from "_lanes.h":
     void skc_lanes_load_i(const int32_t* ins_tab, const int32_t* bid, const cp_t* bcp,
                           const int64_t* off, const int64_t* m, Py_ssize_t mmax,
                           int32_t* work) nogil
-    void skc_lanes_profile_i(const int32_t* dense, Py_ssize_t n_ids, Py_ssize_t mmax,
-                             const int32_t* work, const cp_t* extra_cp, Py_ssize_t n_extra,
-                             int32_t* profile) nogil
+    void skc_grid_profile(const int32_t* dense, Py_ssize_t n_ids, const int32_t* del_tab,
+                          Py_ssize_t mmax, const int32_t* work, const cp_t* extra_cp,
+                          Py_ssize_t n_extra, int32_t* profile) nogil
     void skc_lanes_run_i(const int32_t* dense, Py_ssize_t n_ids, const int32_t* del_tab,
                          const int32_t* aid, const cp_t* acp, const int32_t* arow,
                          Py_ssize_t n, const int64_t* m, Py_ssize_t mmax, int32_t* work,
@@ -375,13 +375,6 @@ cdef Py_ssize_t dp_align(const Table* t, const int32_t* aid, const cp_t* acp, Py
         back_step(t, moves[i * w + j], NULL, aid, acp, bid, bcp, &i, &j,
                   &op[pos], &src[pos], &tgt[pos], &cost[pos])
     return end - pos
-
-
-def string_sums(values, offsets):
-    """Sum of ``values`` over each string ``offsets[k]:offsets[k + 1]``, as int64."""
-    ends = np.zeros(values.shape[0] + 1, dtype=np.int64)
-    np.cumsum(values, dtype=np.int64, out=ends[1:])
-    return ends[offsets[1:]] - ends[offsets[:-1]]
 
 
 def _align_columns(lx, ly, limit):
@@ -877,7 +870,7 @@ cdef class CostKernel:
         cdef const int32_t[::1] iins = None
         cdef const int32_t[::1] idele = None
         cdef double step = 0.0
-        cdef bint grid = self._grid_fits(xid_np, np.asarray(xoff), np.asarray(yid), yo)
+        cdef bint grid = self._grid_fits(np.asarray(xoff), yo)
         if grid:
             step, dense_i, iins, idele = self._grid
             idense = dense_i.ravel()
@@ -902,8 +895,9 @@ cdef class CostKernel:
                         skc_lanes_load_i(&iins[0], &yid[0], &ycp[0], &goff[g * SKC_LANES],
                                          &gm[g * SKC_LANES], gmax[g], <int32_t*> work)
                         if prof != NULL:
-                            skc_lanes_profile_i(&idense[0], t.n, gmax[g], <int32_t*> work,
-                                                &extra[0], n_rows - t.n, <int32_t*> prof)
+                            skc_grid_profile(&idense[0], t.n, &idele[0], gmax[g],
+                                             <int32_t*> work, &extra[0], n_rows - t.n,
+                                             <int32_t*> prof)
                         loaded[0] = g
                     skc_lanes_run_i(&idense[0], t.n, &idele[0], &xid[xoff[i]], &xcp[xoff[i]],
                                     &xrow[xoff[i]], xoff[i + 1] - xoff[i], &gm[g * SKC_LANES],
@@ -928,21 +922,24 @@ cdef class CostKernel:
         if np.any(order != cols_arr[:ny]):
             self._unsort_columns(vout, vorder, n_threads)
 
-    def _grid_fits(self, xid, xoff, yid, yoff):
-        """Whether ``pairwise`` of these encoded strings runs on the int32 lanes.
+    def _grid_fits(self, xoff, yoff):
+        """Whether ``pairwise`` of strings at these offsets runs on the int32 lanes.
 
         The costs must be whole numbers of grid steps, and no value the DP forms
-        may reach 2^31 steps: no cell exceeds deleting all of an X string and
-        inserting all of a Y string, and no candidate exceeds a cell plus one cost.
+        may reach 2^31 steps in magnitude: with its potentials (``_grid_body.h``)
+        every value lies between minus the cost of deleting all of an X string
+        and inserting all of a Y string, and the largest cost; a substitution
+        cost minus the potentials is at least minus twice the largest cost.  The
+        longest strings times the largest costs bound those sums without a pass
+        over the characters (on a grid of 2^-16, costs of 1 allow 16,000 + 16,000).
         """
         if self._grid is None or not GRID_LANES or self.t.dense == NULL:
             return False
         _, dense_i, ins_i, dele_i = self._grid
-        # The id arrays may hold a padding entry past the last string's end.
-        bound = (string_sums(dele_i[xid[:xoff[-1]]], xoff).max()
-                 + string_sums(ins_i[yid[:yoff[-1]]], yoff).max()
-                 + max(dense_i.max(), ins_i.max(), dele_i.max()))
-        return bool(bound < 2**31)
+        bound = (int(np.diff(xoff).max()) * int(dele_i.max())
+                 + int(np.diff(yoff).max()) * int(ins_i.max())
+                 + 2 * int(max(dense_i.max(), ins_i.max(), dele_i.max())))
+        return bound < 2**31
 
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads):
         """Move column c of every row to column order[c]."""

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
 #endif
@@ -84,6 +85,41 @@ static inline skc_i4 skc_min_i4(skc_i4 y, skc_i4 x) {
     return (lt & y) | (~lt & x);
 }
 
+/* Costs on a grid (_grid_body.h): the substitution costs minus the potentials, sub'' =
+ * sub - del - ins, of OCR character i against the group's columns: the profile's row
+ * if there is a profile (skc_grid_profile subtracted them), else gathered into ``sub``.
+ * The caller keeps the largest cost below 2^30 steps, so no difference overflows. */
+static inline const int32_t *skc_grid_srow(const int32_t *dense, ptrdiff_t n_ids,
+                                           const int32_t *del_tab, const int32_t *profile,
+                                           const int32_t *arow, const int32_t *aid,
+                                           const uint32_t *acp, ptrdiff_t i,
+                                           const int32_t *yid, const uint32_t *ycp,
+                                           const int32_t *ins, ptrdiff_t w, int32_t *sub) {
+    ptrdiff_t j;
+    int32_t d;
+    if (profile != NULL) return profile + (ptrdiff_t)arow[i] * w;
+    skc_gather_sub_i(dense + (ptrdiff_t)aid[i] * n_ids, acp[i], yid, ycp, w, sub);
+    d = del_tab[aid[i]];
+    for (j = 0; j < w; j++) sub[j] -= d + ins[j];
+    return sub;
+}
+
+/* skc_lanes_profile_i with the potentials subtracted: row r (an alphabet id, or a
+ * character outside the alphabet: id 0) holds sub - del[r] - ins of the group. */
+static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
+                             ptrdiff_t mmax, const int32_t *work, const uint32_t *extra_cp,
+                             ptrdiff_t n_extra, int32_t *profile) {
+    const ptrdiff_t w = mmax * SKC_LANES;
+    const int32_t *ins = skc_lanes_ins_i((int32_t *)work, mmax);
+    ptrdiff_t r, j;
+    skc_lanes_profile_i(dense, n_ids, mmax, work, extra_cp, n_extra, profile);
+    for (r = 1; r < n_ids + n_extra; r++) {
+        const int32_t d = del_tab[r < n_ids ? r : 0];
+        int32_t *row = profile + r * w;
+        for (j = 0; j < w; j++) row[j] -= d + ins[j];
+    }
+}
+
 /* The DP over the loaded group, once per element type and vector width (_lanes_body.h
  * is a template). */
 #define SKC_ATTR
@@ -101,16 +137,12 @@ static inline skc_i4 skc_min_i4(skc_i4 y, skc_i4 x) {
 #undef SKC_MIN
 #undef SKC_VW
 #define SKC_NAME skc_lanes_generic_i
-#define SKC_T int32_t
-#define SKC_TN(name) SKC_CAT(name, _i)
 #define SKC_VT skc_i4
 #define SKC_MIN skc_min_i4
 #define SKC_VW 4
-#include "_lanes_body.h"
+#include "_grid_body.h"
 #undef SKC_NAME
 #undef SKC_ATTR
-#undef SKC_T
-#undef SKC_TN
 #undef SKC_VT
 #undef SKC_MIN
 #undef SKC_VW
@@ -132,16 +164,12 @@ static inline skc_i4 skc_min_i4(skc_i4 y, skc_i4 x) {
 #undef SKC_MIN
 #undef SKC_VW
 #define SKC_NAME skc_lanes_avx2_i
-#define SKC_T int32_t
-#define SKC_TN(name) SKC_CAT(name, _i)
 #define SKC_VT skc_i8
 #define SKC_MIN(y, x) ((skc_i8)_mm256_min_epi32((__m256i)(y), (__m256i)(x)))
 #define SKC_VW 8
-#include "_lanes_body.h"
+#include "_grid_body.h"
 #undef SKC_NAME
 #undef SKC_ATTR
-#undef SKC_T
-#undef SKC_TN
 #undef SKC_VT
 #undef SKC_MIN
 #undef SKC_VW
@@ -189,10 +217,11 @@ static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *de
 }
 
 /* The same on costs in units of a grid step: every cost of the table is a whole number
- * of steps, and no sum the DP forms reaches 2^31 steps (the caller checks both), so the
- * int32 lanes compute exactly the integers the double DP computes exactly, twice as
- * many per vector, with integer additions and minima that more pipes execute.  Each
- * distance is written as its number of steps times ``step``. */
+ * of steps, and no value the DP forms reaches 2^31 steps (the caller checks both), so
+ * the int32 lanes compute exactly the distances the double DP computes exactly, twice
+ * as many per vector, with fewer operations per cell (_grid_body.h) on integer pipes.
+ * ``profile`` comes from skc_grid_profile.  Each distance is written as its number of
+ * steps times ``step``. */
 static void skc_lanes_run_i(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
                             const int32_t *aid, const uint32_t *acp, const int32_t *arow,
                             ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, int32_t *work,
