@@ -82,7 +82,7 @@ cdef extern from "_unit.h":
                           const int32_t* rows, Py_ssize_t n, Py_ssize_t g0, Py_ssize_t g1,
                           Py_ssize_t ny, double* row) nogil
 
-from ._dp_py import grid_tables, unit_costs
+from ._dp_py import BP_LANES, check_unit_table, grid_tables, unit_costs
 
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
@@ -118,6 +118,7 @@ def _set_simd_level(level):
 
 
 skc_simd_level()  # decide once, before any thread reads it
+assert BP_LANES == SKC_BP_LANES
 
 # Unit-cost tables take the bit-parallel kernels (_unit.h) unless a test turns them off
 # to compare them with the DP.
@@ -682,13 +683,9 @@ cdef class CostKernel:
         self._check()
         if not self.unit:
             raise ValueError("_pairwise_unit_table needs unit costs")
+        check_unit_table(len(X), alphabet, table, lane_mask, yoff, ycp, g0, out)
         cdef Py_ssize_t nx = out.shape[0], ncols = out.shape[1], ny = yoff.shape[0] - 1
         cdef Py_ssize_t nblocks = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES, col0 = g0 * SKC_BP_LANES
-        if (table.shape[0] != alphabet.shape[0] + 1 or table.shape[1] != nblocks * SKC_BP_LANES
-                or lane_mask.shape[0] != table.shape[1] or yoff[ny] > ycp.shape[0]):
-            raise ValueError("the table does not match the lexicon: build it with unit_table")
-        if nx != len(X) or g0 < 0 or col0 + ncols > ny:
-            raise ValueError(f"out must have {len(X)} rows and columns within the lexicon")
         if nx == 0 or ncols == 0:
             return
         n_threads = skc_threads(n_threads)

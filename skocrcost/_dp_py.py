@@ -79,16 +79,24 @@ def bitparallel_distance(a, b):
     (``vn``); Python ints make one word as wide as any pattern.
     """
     p, t = (a, b) if len(a) >= len(b) else (b, a)
-    m = len(p)
-    if m == 0:
+    if not p:
         return len(t)
-    full = (1 << m) - 1
     peq = {}
     for j, c in enumerate(p):
         peq[c] = peq.get(c, 0) | (1 << j)
+    return bitparallel_scan(lambda c: peq.get(c, 0), len(p), t)
+
+
+def bitparallel_scan(masks, m, t):
+    """Levenshtein of a pattern of ``m >= 1`` characters and the text ``t``.
+
+    ``masks(c)`` is the pattern's match mask of character ``c`` (bit j set where
+    the pattern has ``c``): the scan of Hyyrö (2003) reads nothing else of it.
+    """
+    full = (1 << m) - 1
     vp, vn = full, 0
     for c in t:
-        eq = peq.get(c, 0)
+        eq = masks(c)
         xv = eq | vn
         xh = (((eq & vp) + vp) ^ vp) | eq
         hp = (((vn | ~(xh | vp)) << 1) | 1) & full
@@ -96,7 +104,25 @@ def bitparallel_distance(a, b):
         vp = hn | (~(xv | hp) & full)
         vn = hp & xv
     # The last column, from its top cell (len(t)) down: +1 per vp bit, -1 per vn bit.
-    return len(t) + bin(vp).count("1") - bin(vn).count("1")
+    return len(t) + vp.bit_count() - vn.bit_count()
+
+
+BP_LANES = 16  # lexicon strings per block of the unit-cost match table (SKC_BP_LANES)
+
+
+def check_unit_table(n_x, alphabet, table, lane_mask, yoff, ycp, g0, out):
+    """The arguments of ``_pairwise_unit_table`` must fit together (``unit_table``'s layout)."""
+    ny = len(yoff) - 1
+    nblocks = (ny + BP_LANES - 1) // BP_LANES
+    if (
+        table.shape[0] != len(alphabet) + 1
+        or table.shape[1] != nblocks * BP_LANES
+        or lane_mask.shape[0] != table.shape[1]
+        or yoff[ny] > len(ycp)
+    ):
+        raise ValueError("the table does not match the lexicon: build it with unit_table")
+    if out.shape[0] != n_x or g0 < 0 or g0 * BP_LANES + out.shape[1] > ny:
+        raise ValueError(f"out must have {n_x} rows and columns within the lexicon")
 
 
 class CostKernel:
@@ -168,6 +194,31 @@ class CostKernel:
             for j, y in enumerate(Y):
                 out[i, j] = self.distance(x, y)
         return out
+
+    def _pairwise_unit_table(
+        self, X, alphabet, table, lane_mask, longer, yoff, ycp, g0, out, n_threads=1
+    ):
+        """Twin: each short lexicon string's match masks read from ``table`` (its column)
+        and scanned by the query; the longer strings by ``bitparallel_distance``."""
+        if not self.unit:
+            raise ValueError("_pairwise_unit_table needs unit costs")
+        check_unit_table(len(X), alphabet, table, lane_mask, yoff, ycp, g0, out)
+        rows = {int(c): r + 1 for r, c in enumerate(alphabet)}
+        longer = set(np.asarray(longer).tolist())
+        for c in range(out.shape[1]):
+            y = g0 * BP_LANES + c
+            column = table[:, y]
+            m = int(lane_mask[y]).bit_count()
+            word = "".join(map(chr, ycp[yoff[y] : yoff[y + 1]]))
+            for i, x in enumerate(X):
+                if y in longer:
+                    out[i, c] = bitparallel_distance(x, word)
+                elif m == 0:
+                    out[i, c] = len(x)
+                else:
+                    out[i, c] = bitparallel_scan(
+                        lambda ch, column=column: int(column[rows.get(ord(ch), 0)]), m, x
+                    )
 
     def align(self, a, b):
         return self.align_batch([a], [b], 1, True)[:4]

@@ -225,6 +225,29 @@ class LexiconIndex:
         return offsets, dist, ind
 
 
+def topk_update(D, first, dist, ind, have, n_threads=1):
+    """Twin of :func:`skocrcost._index.topk_update`: each row's best by the trie's rule.
+
+    Row r's ``have`` best so far (``dist[r]``, ``ind[r]``) and its distances
+    ``D[r]`` to words ``first, first + 1, ...`` are offered to a :class:`_Nearest`,
+    which keeps the k smallest (distance, index) pairs: ties by lexicon index.
+    """
+    n, m = D.shape
+    k = dist.shape[1]
+    if ind.shape[0] != n or dist.shape[0] != n or ind.shape[1] != k or not 0 <= have <= k:
+        raise ValueError("dist and ind must have shape (len(D), k), with 0 <= have <= k")
+    for r in range(n if k else 0):
+        best = _Nearest(k)
+        for j in range(have):
+            best.add(float(dist[r, j]), int(ind[r, j]))
+        for j in range(m):
+            best.add(float(D[r, j]), first + j)
+        hits = sorted(best.hits)
+        dist[r, : len(hits)] = [d for d, _ in hits]
+        ind[r, : len(hits)] = [i for _, i in hits]
+    return min(k, have + m)
+
+
 class _Nearest:
     """The k best (distance, index) pairs so far; the bound is the k-th distance once full."""
 

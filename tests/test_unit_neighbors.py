@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 from skocrcost._index import LexiconIndex, topk_update
 from strategies import CORE, EXOTIC
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp
+from skocrcost import (
+    EditCostEstimator,
+    EditDistanceNeighbors,
+    WeightedLevenshtein,
+    _dp,
+    _dp_py,
+    _index_py,
+)
 from skocrcost import neighbors as nb
 
 # Few characters and short words: many equal distances, so the order of ties matters.
@@ -148,6 +155,50 @@ def test_table_scan_equals_pairwise():
         WeightedLevenshtein(default_insertion_cost=2.0)._pairwise_unit_table(
             qs, *table, off, cps, 0, out
         )
+
+
+@settings(max_examples=100, deadline=None)
+@given(lexicons, queries, st.integers(0, 3), st.integers(0, 60))
+def test_table_scan_equals_its_twin(words, qs, g0, ncols):
+    # The twin reads each short string's match masks from the table and scans them
+    # with the query, so the table's layout and the scan are both held to it.
+    unit = WeightedLevenshtein()
+    twin = _dp_py.CostKernel(*unit.costs.kernel_args())
+    off, _, cps = unit._encode_list(words, "Y", False)
+    table = _dp.unit_table(off, cps)
+    ncols = max(0, min(ncols, len(words) - 16 * g0))
+    if 16 * g0 > len(words):
+        return
+    got, want = np.full((len(qs), ncols), -1.0), np.full((len(qs), ncols), -2.0)
+    unit._pairwise_unit_table(qs, *table, off, cps, g0, got, 2)
+    twin._pairwise_unit_table(qs, *table, off, cps, g0, want)
+    np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(0, 6),
+    st.integers(0, 30),
+    st.integers(0, 8),
+    st.integers(0, 40),
+    st.randoms(use_true_random=False),
+)
+def test_topk_update_equals_its_twin(n, m, k, first, rnd):
+    D = np.array([[rnd.randint(0, 3) / 2 for _ in range(m)] for _ in range(n)]).reshape(n, m)
+    have = rnd.randint(0, k)
+    # The best so far: sorted, from words before ``first`` (indices below it).
+    seen = sorted((rnd.randint(0, 3) / 2, i) for i in rnd.sample(range(first + 50), have))
+    seen = [(d, i - 50) for d, i in seen]  # indices may run below 0 here, which is fine
+    dist = np.zeros((n, k))
+    ind = np.zeros((n, k), dtype=np.int64)
+    for r in range(n):
+        dist[r, :have] = [d for d, _ in seen]
+        ind[r, :have] = [i for _, i in seen]
+    d2, i2 = dist.copy(), ind.copy()
+    got = topk_update(np.ascontiguousarray(D), first, dist, ind, have, 2)
+    assert got == _index_py.topk_update(D, first, d2, i2, have) == min(k, have + m)
+    np.testing.assert_array_equal(dist, d2)
+    np.testing.assert_array_equal(ind, i2)
 
 
 def test_topk_update_merges_in_the_tries_order():
