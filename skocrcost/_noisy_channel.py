@@ -483,6 +483,16 @@ class NoisyChannelDecoder:
             return pairs(words, contexts)
         return np.array([lm.log_probability(w, c) for w, c in zip(words, contexts, strict=True)])
 
+    def _log_probability_grid(self, words, contexts):
+        """Unweighted ``ln P_LM(words[j] | contexts[i])``, shape (len(contexts), len(words))."""
+        grid = getattr(self.language_model, "_log_probability_grid", None)
+        if grid is not None:  # KatzBackoffLM: each context and word looked up once
+            return grid(words, contexts)
+        logp = self._log_probability_pairs(
+            list(words) * len(contexts), [c for c in contexts for _ in words]
+        )
+        return np.reshape(logp, (len(contexts), len(words)))
+
     def _keep_known(self):
         """The context-free score of keeping a lexicon word: its real-word prior."""
         return -math.log(self.real_word_prior) / self.normaliser
@@ -565,13 +575,9 @@ class NoisyChannelDecoder:
         out = np.zeros((len(contexts), len(r.scores)))
         if not self._uses_lm():
             return out
-        k = len(r.every)
 
         def rows(missing):
-            logp = self._log_probability_pairs(
-                r.every * len(missing), [c for (c, _) in missing for _ in range(k)]
-            )
-            return logp.reshape(len(missing), k)
+            return self._log_probability_grid(r.every, [c for (c, _) in missing])
 
         cache = self._cached_lm([(c, o) for c in contexts], rows)
         logp = np.array([cache[c, o] for c in contexts])[:, r.index[r.priced]]

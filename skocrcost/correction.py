@@ -687,6 +687,9 @@ class _UnigramPrior:
     def _log_probability_pairs(self, words, contexts):
         return self.log_probabilities(words)
 
+    def _log_probability_grid(self, words, contexts):
+        return np.tile(self.log_probabilities(words), (len(contexts), 1))
+
 
 class _Spelling:
     """Character bigram model of tokens, with start and end marks, add-0.1 smoothed."""

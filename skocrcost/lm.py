@@ -275,13 +275,22 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         context: the words are str and the contexts tuples of str, unchecked.
         ``"<s>"`` is never predicted.
         """
+        return self._log_probability_grid(words, contexts, pairs=True)
+
+    def _log_probability_grid(self, words, contexts, pairs=False):
+        """``ln P(words[j] | contexts[i])`` for every ``i`` and ``j``, shape (contexts, words).
+
+        A decoder asks for the same candidates after each of its hypotheses: each
+        word and each context is looked up once.  With ``pairs``, word ``i`` after
+        context ``i`` only (:meth:`_log_probability_pairs`).
+        """
         check_is_fitted(self)
         vocabulary = self.vocabulary_
         ids = np.array([vocabulary.get(w, _UNKNOWN) for w in words], dtype=np.int64)
         history = np.array([self._context_ids(c) for c in contexts], dtype=np.int64)
-        history = history.reshape(len(ids), self._fitted_order - 1)
-        out = _log_prob(self._levels, vocabulary, history, ids)
-        out[[w == START for w in words]] = -np.inf
+        history = history.reshape(len(contexts), self._fitted_order - 1)
+        out = _log_prob(self._levels, vocabulary, history, ids, grid=not pairs)
+        out[..., [w == START for w in words]] = -np.inf
         return out
 
     def score_samples(self, X):
@@ -337,7 +346,7 @@ def _histories(seq, pos, m):
 def _find(sorted_keys, key):
     """Positions of ``key`` in ``sorted_keys`` and whether each is there."""
     if not len(sorted_keys):
-        return np.zeros(len(key), dtype=np.int64), np.zeros(len(key), dtype=bool)
+        return np.zeros(np.shape(key), dtype=np.int64), np.zeros(np.shape(key), dtype=bool)
     pos = np.minimum(np.searchsorted(sorted_keys, key), len(sorted_keys) - 1)
     return pos, sorted_keys[pos] == key
 
@@ -356,17 +365,25 @@ def _context_index(levels, history, k, w1):
     return idx, found
 
 
-def _log_prob(levels, vocabulary, history, w):
-    """Vectorised ``ln P(w | history)``; ``history`` holds ids, -1 unknown, -2 absent."""
+def _log_prob(levels, vocabulary, history, w, grid=False):
+    """Vectorised ``ln P(w | history)``; ``history`` holds ids, -1 unknown, -2 absent.
+
+    Pairs (``w[i]`` after ``history[i]``), or with ``grid`` every word after every
+    history, shape (len(history), len(w)): each context is then looked up once.
+    """
     w1 = len(vocabulary) + 1
     unigram = levels[0]
     n_tokens = unigram.total[0]
     unknown = w < 0
     wid = np.maximum(w, 0)
     p = np.where(unknown, 1.0, unigram.counts[wid]) / n_tokens  # ids are 0..W-1: dense unigram
+    if grid:  # contexts down, words across
+        unknown, wid, p = unknown[None, :], wid[None, :], p[None, :]
     for k in range(2, len(levels) + 1):
         level = levels[k - 1]
         ctx, found = _context_index(levels, history, k, w1)
+        if grid:
+            ctx, found = ctx[:, None], found[:, None]
         pos, seen = _find(level.keys, ctx * w1 + wid)
         seen &= found & ~unknown
         total = level.total[ctx]
@@ -375,6 +392,8 @@ def _log_prob(levels, vocabulary, history, w):
         with np.errstate(divide="ignore", invalid="ignore"):
             p_unseen = np.where(alpha > 0, alpha * p / rest, 0.0)
         p = np.where(found, np.where(seen, p_seen, p_unseen), p)
+    if grid:
+        p = np.broadcast_to(p, (len(history), len(w)))
     with np.errstate(divide="ignore"):
         return np.log(p)
 

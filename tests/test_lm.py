@@ -117,6 +117,26 @@ def test_sums_to_one_on_real_sentences():
         assert math.fsum(np.exp(lm.log_probabilities(words, context))) == pytest.approx(1, 1e-12)
 
 
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_decoder_look_ups_equal_log_probabilities(order):
+    # The noisy-channel decoder's batched look-ups: every word after every context
+    # (_log_probability_grid, each looked up once) and word i after context i
+    # (_log_probability_pairs) give exactly log_probabilities, one context at a time.
+    _, truth = read_pairs(shared_path("bln600", "train.lines.tsv"), limit=300)
+    lm = KatzBackoffLM(order=order).fit(truth)
+    rng = np.random.default_rng(order)
+    known = list(lm.vocabulary_)
+    words = [*rng.choice(known, 40), "qqzzx", "<s>", "</s>", "the"]
+    contexts = [(), ("<s>",), ("<s>", "<s>"), ("qqzzx", "the"), ("the", "<s>")]
+    contexts += [tuple(rng.choice(known, int(rng.integers(1, 4)))) for _ in range(8)]
+    want = np.array([lm.log_probabilities(words, c) for c in contexts])
+    np.testing.assert_array_equal(lm._log_probability_grid(words, contexts), want)
+    pairs = lm._log_probability_pairs(words * len(contexts), [c for c in contexts for _ in words])
+    np.testing.assert_array_equal(pairs, want.ravel())
+    assert lm._log_probability_grid(words, []).shape == (0, len(words))
+    assert lm._log_probability_grid([], contexts).shape == (len(contexts), 0)
+
+
 def test_score_and_perplexity():
     lm = KatzBackoffLM(order=2).fit(SEED)
     # "his book </s>": P(his|<s>) = 0.25 (0.5 of 2 seen), P(book|his) = 0.1,
