@@ -1,0 +1,71 @@
+"""How fast OCRCorrector corrects running text, with the tuned BLN600 setting.
+
+    cd benchmarks && PYTHONPATH=.. python correction_speed.py [n_lines]
+
+The corrector is trained as in ``noisy_channel_wer.py`` (the BLN600 lines
+before its tuning and held-out lines; the trigram LM, multi-character edits,
+30 candidates) and set to that benchmark's tuned setting (``TUNED``); it then
+corrects the first ``n_lines`` (default 300) held-out lines in one ``correct``
+call, from cold caches.  Prints CPU seconds (``time.process_time``), lines and
+whitespace tokens per second, one thread.
+"""
+
+import sys
+import time
+from collections import Counter
+
+from _pairs import read_pairs
+from noisy_channel_wer import CORPORA, DATA, N_CANDIDATES, TUNE
+
+from skocrcost import EditCostEstimator, KatzBackoffLM, OCRCorrector
+from skocrcost._noisy_channel import lm_sentence, token_pairs
+
+# The setting noisy_channel_wer.py tuned on BLN600 (docs/katz.md).
+TUNED = dict(
+    lm_weight=1.0,
+    real_word_prior=0.95,
+    reject_margin=3.0,
+    split_cost=6.0,
+    join_cost=0.0,
+    recurrence_weight=3.0,
+    variant_weight=0.0,
+    fix_punctuation=True,
+    fix_case=True,
+)
+
+
+def main():
+    n_lines = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    X, y = read_pairs(CORPORA["bln600"])
+    held_out = len(X) - 1000
+    train = slice(0, held_out - TUNE["bln600"])
+    scowl = []
+    for name in ("british-english", "american-english"):
+        scowl += (DATA / "lexicon" / name).read_text(encoding="utf-8").split()
+    X_seq, y_seq = token_pairs(X[train], y[train])
+    freq = Counter(w for t in y[train] for w in lm_sentence(t))
+    seen = [w for w, c in freq.items() if c >= 2]
+    lexicon = sorted(dict.fromkeys(w.lower() for w in scowl + seen), key=lambda w: -freq[w])
+    t = time.process_time()
+    fixer = OCRCorrector(
+        EditCostEstimator(k=0.03, max_token_length=2),
+        lexicon=lexicon,
+        n_candidates=N_CANDIDATES,
+        language_model=KatzBackoffLM(order=3, discount=0.7),
+        **TUNED,
+    ).fit(X_seq, y_seq)
+    fit = time.process_time() - t
+    text = "\n".join(X[held_out : held_out + n_lines])
+    t = time.process_time()
+    fixer.correct(text)
+    spent = time.process_time() - t
+    tokens = len(text.split())
+    print(f"fit on {len(X_seq)} lines: {fit:.1f} s CPU")
+    print(
+        f"correct {n_lines} lines ({tokens} tokens): {spent:.2f} s CPU, "
+        f"{n_lines / spent:.1f} lines/s, {tokens / spent:.0f} tokens/s"
+    )
+
+
+if __name__ == "__main__":
+    main()
