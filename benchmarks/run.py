@@ -384,11 +384,11 @@ def workload_iii(tab, cfg, rng, checks, ours, theirs, wlev):
             ours=True,
             short=f"grid {level}",
         )
-    old = _dp._set_grid_lanes(False)
+    old = _dp._set_grid(False)
     try:
         D_grid_double = grid.pairwise(X, Y, n_jobs=1)
     finally:
-        _dp._set_grid_lanes(old)
+        _dp._set_grid(old)
     weights = (2, 2, 3)  # (insertion, deletion, substitution), as rapidfuzz orders them
     whole = WeightedLevenshtein(
         default_insertion_cost=weights[0],

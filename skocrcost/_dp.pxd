@@ -38,6 +38,12 @@ cdef struct Table:
     Py_ssize_t lut_size
     const cp_t* chars           # sorted alphabet; id of chars[i] is i + 1
     Py_ssize_t n_chars
+    # Costs on a grid (CostKernel.grid_step), in int32 steps; gpot is NULL otherwise.
+    const int32_t* gpot         # n * n: sub - del - ins, what a diagonal adds with potentials
+    const int32_t* gins
+    const int32_t* gdele
+    int64_t gmax                # the largest cost, in steps
+    double gstep
 
 
 cdef inline int lookup(const Table* t, cp_t c) noexcept nogil:
@@ -88,6 +94,7 @@ cdef class CostKernel:
                 const double[::1] rowdef, const double[::1] coldef,
                 const double[::1] ins, const double[::1] dele, const int32_t[::1] lut,
                 object table)
+    cdef _point_grid(self)
     cdef int _check(self) except -1
     cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,

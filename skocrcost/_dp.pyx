@@ -133,16 +133,17 @@ def _set_bitparallel(bint on):
     return old
 
 
-# Dense tables on a grid (every cost a whole number of steps 2^-s) take the int32 lanes
-# unless a test turns them off to compare them with the double lanes.
-cdef bint GRID_LANES = True
+# Dense tables on a grid (every cost a whole number of steps 2^-s) take the int32 DPs
+# (lanes in pairwise, dp_distance_grid in distance) unless a test turns them off to
+# compare them with the double DPs.
+cdef bint GRID = True
 
 
-def _set_grid_lanes(bint on):
-    """Let tables on a grid take the int32 lanes of ``pairwise`` (True) or the double lanes."""
-    global GRID_LANES
-    old = GRID_LANES
-    GRID_LANES = on
+def _set_grid(bint on):
+    """Let tables on a grid take the int32 DPs (True) or the double ones; returns the old value."""
+    global GRID
+    old = GRID
+    GRID = on
     return old
 
 
@@ -309,15 +310,94 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
     return prev[m]
 
 
+cdef double dp_distance_grid(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
+                             const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
+                             int32_t* work) noexcept nogil:
+    """dp_distance on a table whose costs are whole numbers of grid steps, in int32 steps.
+
+    With potentials, as the int32 lanes (``_grid_body.h``): the DP runs on D - P - Q
+    (P, Q: deleting and inserting the prefixes), where deletions and insertions add
+    nothing and a diagonal adds ``t.gpot`` = sub - del - ins, so each cell waits on
+    one minimum rather than an addition and a minimum.  On such costs the double DP
+    is exact too: the same distance.  ``work`` holds 2 (m + 1) int32; the caller
+    keeps (n + m + 2) times the largest cost below 2^31 steps.
+    """
+    cdef int32_t* prev = work
+    cdef int32_t* cur = work + (m + 1)
+    cdef int32_t* tmp
+    cdef const int32_t* prow
+    cdef const int32_t* prow1
+    cdef int64_t p = 0, q = 0
+    cdef int32_t d, d1, dold, x, y, up, diag, dl
+    cdef Py_ssize_t i = 0, j
+    cdef int ia, bj
+    for j in range(m + 1):
+        prev[j] = 0
+    for j in range(m):
+        q += t.gins[bid[j]]
+    while i < n:
+        ia = aid[i]
+        dl = t.gdele[ia]
+        p += dl
+        d = 0
+        diag = 0
+        cur[0] = 0
+        prow = t.gpot + ia * t.n
+        if ia != 0 and i + 1 < n and aid[i + 1] != 0:
+            # Rows i + 1 (d) and i + 2 (d1, into cur): the second reads the first from
+            # registers, so row i + 1 is never stored.
+            prow1 = t.gpot + aid[i + 1] * t.n
+            p += t.gdele[aid[i + 1]]
+            d1 = 0
+            for j in range(m):
+                bj = bid[j]
+                up = prev[j + 1]
+                dold = d
+                x = diag + prow[bj]
+                x = up if up < x else x
+                d = x if x < d else d
+                y = dold + prow1[bj]
+                y = d if d < y else y
+                d1 = y if y < d1 else d1
+                cur[j + 1] = d1
+                diag = up
+            i += 2
+        elif ia != 0:
+            for j in range(m):
+                up = prev[j + 1]
+                x = diag + prow[bid[j]]
+                x = up if up < x else x
+                d = x if x < d else d
+                cur[j + 1] = d
+                diag = up
+            i += 1
+        else:  # outside the alphabet: a match by code point
+            for j in range(m):
+                up = prev[j + 1]
+                x = diag + (-(dl + t.gins[bid[j]]) if acp[i] == bcp[j] else prow[bid[j]])
+                x = up if up < x else x
+                d = x if x < d else d
+                cur[j + 1] = d
+                diag = up
+            i += 1
+        tmp = prev
+        prev = cur
+        cur = tmp
+    return <double> (prev[m] + p + q) * t.gstep
+
+
 cdef double pair_distance(const Table* t, bint unit, const int32_t* aid, const cp_t* acp,
                           Py_ssize_t n, const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
                           skc_peq* q, double* work) noexcept nogil:
-    """One pair: bit-parallel for unit costs (the DP if its memory runs out), else the DP."""
+    """One pair: bit-parallel for unit costs (the DP if its memory runs out), the int32 DP
+    for costs on a grid when no value can reach 2^31 steps, else the DP."""
     cdef int64_t d
     if unit:
         d = skc_bp_distance(q, acp, n, bcp, m)
         if d >= 0:
             return <double> d
+    if t.gpot != NULL and GRID and (n + m + 2) * t.gmax < (<int64_t> 1) << 31:
+        return dp_distance_grid(t, aid, acp, n, bid, bcp, m, <int32_t*> work)
     return dp_distance(t, aid, acp, n, bid, bcp, m, work)
 
 
@@ -524,6 +604,11 @@ cdef class CostKernel:
         self.dense = bool(dense)
         self.unit = unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele)
         self._grid = None if table is None else grid_tables(table, ins, dele)
+        if self._grid is not None:
+            step, dense_i, ins_i, dele_i = self._grid
+            # sub - del - ins: what dp_distance_grid adds on a diagonal (its potentials).
+            pot = np.ascontiguousarray(dense_i - dele_i[:, None] - ins_i[None, :])
+            self._grid = (step, dense_i, ins_i, dele_i, pot)
         self.grid_step = 0.0 if self._grid is None else self._grid[0]
         self._point(chars, indptr, sub_tgt, sub_cost, rowdef, coldef, ins, dele, lut, table)
 
@@ -550,6 +635,17 @@ cdef class CostKernel:
         else:
             dense = table
             self.t.dense = &dense[0, 0]
+        self._point_grid()
+
+    cdef _point_grid(self):
+        cdef const int32_t[:, ::1] pot
+        cdef const int32_t[::1] gins
+        cdef const int32_t[::1] gdele
+        self.t.gpot = NULL
+        if self._grid is not None:
+            self.t.gstep, _, gins, gdele, pot = self._grid
+            self.t.gmax = max(int(np.max(gins)), int(np.max(gdele)), int(np.max(self._grid[1])))
+            self.t.gpot, self.t.gins, self.t.gdele = &pot[0, 0], &gins[0], &gdele[0]
 
     def _kernel_args(self):
         """The constructor's arguments, for pickling and for building the twin."""
@@ -869,7 +965,7 @@ cdef class CostKernel:
         cdef double step = 0.0
         cdef bint grid = self._grid_fits(np.asarray(xoff), yo)
         if grid:
-            step, dense_i, iins, idele = self._grid
+            step, dense_i, iins, idele, _ = self._grid
             idense = dense_i.ravel()
         with nogil, parallel(num_threads=n_threads):
             work_raw = malloc(skc_lanes_work(longest) * sizeof(double) + SKC_ALIGN_SLACK)
@@ -930,9 +1026,9 @@ cdef class CostKernel:
         longest strings times the largest costs bound those sums without a pass
         over the characters (on a grid of 2^-16, costs of 1 allow 16,000 + 16,000).
         """
-        if self._grid is None or not GRID_LANES or self.t.dense == NULL:
+        if self._grid is None or not GRID or self.t.dense == NULL:
             return False
-        _, dense_i, ins_i, dele_i = self._grid
+        _, dense_i, ins_i, dele_i, _ = self._grid
         bound = (int(np.diff(xoff).max()) * int(dele_i.max())
                  + int(np.diff(yoff).max()) * int(ins_i.max())
                  + 2 * int(max(dense_i.max(), ins_i.max(), dele_i.max())))

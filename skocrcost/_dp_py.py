@@ -42,12 +42,13 @@ def grid_tables(dense, ins, dele):
 
     Returns ``(step, dense, ins, dele)`` with ``step = 2**-s`` for the smallest
     ``s <= GRID_BITS`` such that every cost is a multiple of ``step`` below
-    ``2**31`` steps, the tables as int32 numbers of steps.  Sums of such costs are
+    ``2**30`` steps (a cost minus two others stays above -2**31), the tables as
+    int32 numbers of steps.  Sums of such costs are
     exact in double arithmetic (they are whole numbers of steps far below 2**53),
     so a DP on the int32 steps gives exactly the double DP's distances.  Read by
     the compiled kernel to route such tables to its int32 lanes.  A cost on the
     grid of ``2**-s`` is on every finer one, so ``s`` is found by bisection, and
-    the coarsest grid leaves the most room below 2**31.
+    the coarsest grid leaves the most room below 2**30.
     """
     arrays = [np.asarray(a, dtype=float) for a in (dense, ins, dele)]
     costs = np.concatenate([a.ravel() for a in arrays])
@@ -65,7 +66,7 @@ def grid_tables(dense, ins, dele):
     while lo < hi:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if on_grid(mid) else (mid + 1, hi)
-    if costs.max(initial=0.0) >= 2.0 ** (31 - lo):
+    if costs.max(initial=0.0) >= 2.0 ** (30 - lo):
         return None
     return (2.0**-lo, *(np.ldexp(a, lo).astype(np.int32) for a in arrays))
 

@@ -29,13 +29,17 @@ def kernels(tables):
     return _dp.CostKernel(*args), _dp_py.CostKernel(*args)
 
 
-def double_lanes(kernel, X, Y, threads=1):
-    """The compiled kernel's answer with the int32 lanes turned off."""
-    old = _dp._set_grid_lanes(False)
+def on_doubles(method, *args):
+    """The compiled kernel's answer with the int32 DPs turned off."""
+    old = _dp._set_grid(False)
     try:
-        return kernel.pairwise(X, Y, threads)
+        return method(*args)
     finally:
-        _dp._set_grid_lanes(old)
+        _dp._set_grid(old)
+
+
+def double_lanes(kernel, X, Y, threads=1):
+    return on_doubles(kernel.pairwise, X, Y, threads)
 
 
 def offsets(X, Y):
@@ -85,6 +89,21 @@ def test_int_lanes_equal_twin_and_double_lanes(case, X, Y):
                 np.testing.assert_array_equal(double_lanes(compiled, rows, Y), want)
     finally:
         _dp._set_simd_level(old)
+    for x in X:  # distance: the scalar int32 DP
+        for y in Y[:5]:
+            want = twin.distance(x, y)
+            assert compiled.distance(x, y) == want == on_doubles(compiled.distance, x, y)
+
+
+def fine_grid():
+    """A kernel on the grid of 2**-24 whose costs are up to 2 (2**25 steps)."""
+    tables = CostTables.from_dicts(
+        {("a", "b"): 0.5 + 2.0**-24},
+        default_substitution_cost=2.0,
+        default_insertion_cost=1.0,
+        default_deletion_cost=1.0,
+    )
+    return _dp.CostKernel(*tables.kernel_args())
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -101,14 +120,7 @@ def test_values_near_the_int32_limit(level, threads):
     ).rounded(2.0**-24)
     compiled, twin = kernels(tables)
     assert compiled.grid_step == 0.5  # the coarsest grid of 0.5, 1 and 2
-    fine = _dp.CostKernel(
-        *CostTables.from_dicts(
-            {("a", "b"): 0.5 + 2.0**-24},
-            default_substitution_cost=2.0,
-            default_insertion_cost=1.0,
-            default_deletion_cost=1.0,
-        ).kernel_args()
-    )
+    fine = fine_grid()
     assert fine.grid_step == 2.0**-24
     old = _dp._set_simd_level(level)
     try:
@@ -124,13 +136,24 @@ def test_values_near_the_int32_limit(level, threads):
         _dp._set_simd_level(old)
 
 
+@pytest.mark.parametrize("n, m", [(30, 30), (31, 31), (0, 61), (100, 5)])
+def test_distance_near_the_int32_limit(n, m):
+    # distance takes the int32 DP while (n + m + 2) times the largest cost (2 = 2**25
+    # steps) stays below 2**31: up to 30 + 30 characters here, not 31 + 31.
+    fine = fine_grid()
+    for x, y in (("x" * n, "y" * m), ("a" * n, "b" * m), ("ab" * (n // 2), "ba" * (m // 2))):
+        want = twin_distance(fine, x, y)
+        assert fine.distance(x, y) == want == on_doubles(fine.distance, x, y)
+    assert fine.distance("x" * n, "y" * m) == n + m
+
+
 def twin_distance(kernel, x, y):
     return _dp_py.CostKernel(*kernel._kernel_args()).distance(x, y)
 
 
 def test_grid_tables_finds_the_coarsest_step():
     def grid(*costs):
-        found = _dp_py.grid_tables(np.array([costs]), np.array([1.0]), np.array([1.0]))
+        found = _dp_py.grid_tables(np.array([costs]), np.array([0.0]), np.array([0.0]))
         return None if found is None else found[0]
 
     assert grid(0.0, 2.0, 3.0) == 1.0
@@ -138,9 +161,9 @@ def test_grid_tables_finds_the_coarsest_step():
     assert grid(0.75, 2.0**-30) == 2.0**-30
     assert grid(0.1) is None  # not a dyadic fraction
     assert grid(1.0, math.inf) is None  # a forbidden edit: the double lanes
-    assert grid(2.0**-30, 2.0) is None  # 2 is 2**31 steps of 2**-30
-    assert grid(1.0, 2.0**31 - 1) == 1.0 and grid(1.0, 2.0**31) is None
-    assert grid(0.5, 2.0**30 - 1) == 0.5 and grid(0.5, 2.0**30) is None
+    assert grid(2.0**-30, 1.0) is None  # 1 is 2**30 steps of 2**-30: too large
+    assert grid(1.0, 2.0**30 - 1) == 1.0 and grid(1.0, 2.0**30) is None
+    assert grid(0.5, 2.0**29 - 1) == 0.5 and grid(0.5, 2.0**29) is None
     step, dense, ins, dele = _dp_py.grid_tables(np.array([[0.0, 0.75]]), [0.5], [1.25])
     assert step == 0.25 and dense.dtype == np.int32
     assert dense.tolist() == [[0, 3]] and ins.tolist() == [2] and dele.tolist() == [5]
