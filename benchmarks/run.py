@@ -140,6 +140,23 @@ def learned_style_costs(rng):
     return subs, ins, dele
 
 
+GRID_COSTS = "learned, 2^-16 grid"
+
+
+def on_grid(metric):
+    """``metric`` with its costs rounded up to 2^-16 (EditCostEstimator(resolution=2**-16))."""
+    return WeightedLevenshtein.from_tables(metric.costs.rounded(2.0**-16))
+
+
+def on_doubles(run):
+    """``run()`` with the int32 DPs of costs on a grid turned off: the double DPs."""
+    old = _dp._set_grid(False)
+    try:
+        return run()
+    finally:
+        _dp._set_grid(old)
+
+
 def tokens(rng, n, lo=5, hi=12):
     letters = np.array(list(ALPHABET))
     return [
@@ -250,6 +267,9 @@ def workload_i(tab, cfg, rng, checks):
 
     c, w, d_ours = timed(lambda: list(map(ours.distance, A, B)), r)
     tab.add("i", "skocrcost distance", "learned", n, "pairs", c, w, ours=True)
+    grid = on_grid(ours)
+    c, w, d_grid = timed(lambda: list(map(grid.distance, A, B)), r)
+    tab.add("i", "skocrcost distance", GRID_COSTS, n, "pairs", c, w, ours=True, short="grid")
     lean = lean_reference()
     if lean is not None:
         lean.set_costs(w_sub, w_ins, w_del)
@@ -285,6 +305,7 @@ def workload_i(tab, cfg, rng, checks):
         "weighted_levenshtein_never_cheaper": bool(np.all(wl_arr >= ours_m - 1e-12)),
         "weighted_levenshtein_differences_all_from_match_shortcut": bool(explained),
         "weighted_levenshtein_differences_checked": int(min(len(differ), 2000)),
+        "grid_int_dp_equal_double_dp": d_grid == on_doubles(lambda: list(map(grid.distance, A, B))),
     }
     return ours, theirs, (w_ins, w_del, w_sub)
 
@@ -365,7 +386,7 @@ def workload_iii(tab, cfg, rng, checks, ours, theirs, wlev):
     # (EditCostEstimator(resolution=2**-16)), and whole-number weights, where rapidfuzz
     # runs its weighted DP (a substitution dearer than a deletion and an insertion is
     # never taken: rapidfuzz then computes the bit-parallel Indel distance instead).
-    grid = WeightedLevenshtein.from_tables(ours.costs.rounded(2.0**-16))
+    grid = on_grid(ours)
     D_grid = {}
     for level in ("avx2", "baseline") if _dp.simd_level() == "avx2" else ("baseline",):
         old = _dp._set_simd_level(level)
@@ -376,7 +397,7 @@ def workload_iii(tab, cfg, rng, checks, ours, theirs, wlev):
         tab.add(
             "iii",
             f"skocrcost pairwise ({level})",
-            "learned, 2^-16 grid",
+            GRID_COSTS,
             cells,
             "cells",
             c,
@@ -384,11 +405,7 @@ def workload_iii(tab, cfg, rng, checks, ours, theirs, wlev):
             ours=True,
             short=f"grid {level}",
         )
-    old = _dp._set_grid(False)
-    try:
-        D_grid_double = grid.pairwise(X, Y, n_jobs=1)
-    finally:
-        _dp._set_grid(old)
+    D_grid_double = on_doubles(lambda: grid.pairwise(X, Y, n_jobs=1))
     weights = (2, 2, 3)  # (insertion, deletion, substitution), as rapidfuzz orders them
     whole = WeightedLevenshtein(
         default_insertion_cost=weights[0],
