@@ -489,7 +489,7 @@ def _no_columns(costs):
     return (*empty, np.zeros(0, dtype=np.float64), pair) if costs else (*empty, pair)
 
 
-def unit_table(offsets, cps):
+def unit_table(offsets, cps, max_bytes=None):
     """Match masks of a lexicon (``_encode_list(words, "Y", False)``) for the unit-cost table scan.
 
     Returns ``(alphabet, table, lane_mask, longer)``: the sorted code points of the strings of
@@ -497,29 +497,39 @@ def unit_table(offsets, cps):
     ``alphabet[r - 1]`` at position j (row 0: none), y padded to whole blocks of 16;
     ``lane_mask[y] = (1 << len) - 1`` (0 for longer strings); and the indices of the
     longer strings (found once here, not per call).  2 bytes per string and alphabet
-    character.
+    character; None if the table would take more than ``max_bytes``.
     """
     offsets = np.asarray(offsets, dtype=np.int64)
     ny = offsets.shape[0] - 1
     lens = np.diff(offsets)
     cps = np.asarray(cps)[: offsets[ny]]
-    word = np.repeat(np.arange(ny), lens)
-    short = lens[word] <= SKC_BP_LANE_BITS
-    pos = (np.arange(cps.shape[0]) - offsets[word])[short]
+    short_cps = cps[np.repeat(lens <= SKC_BP_LANE_BITS, lens)]
     small = cps.shape[0] == 0 or int(cps.max()) < LUT_LIMIT
     # Small code points (most text): a histogram and a lookup table, not a sort and a search.
-    alphabet = (np.flatnonzero(np.bincount(cps[short])).astype(np.uint32) if small
-                else np.unique(cps[short]))
+    alphabet = (np.flatnonzero(np.bincount(short_cps)).astype(np.uint32) if small
+                else np.unique(short_cps))
     width = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES * SKC_BP_LANES
+    if max_bytes is not None and 2 * (alphabet.shape[0] + 1) * width > max_bytes:
+        return None
     table = np.zeros((alphabet.shape[0] + 1, width), dtype=np.uint16)
     if small:
-        lut = np.zeros(LUT_LIMIT, dtype=np.int64)
+        lut = np.zeros(LUT_LIMIT, dtype=np.int32)
         lut[alphabet] = np.arange(1, alphabet.shape[0] + 1)
-        row = lut[cps[short]]
+        rows_arr = lut[short_cps]
     else:
-        row = np.searchsorted(alphabet, cps[short]) + 1
-    # Or each position's bit into its cell (1-D ufunc.at on flat indices: fast in numpy 2).
-    np.bitwise_or.at(table.reshape(-1), row * width + word[short], (1 << pos).astype(np.uint16))
+        rows_arr = (np.searchsorted(alphabet, short_cps) + 1).astype(np.int32)
+    # Or each position's bit into its cell: one pass over the short strings.
+    cdef const int32_t[::1] rows = rows_arr
+    cdef const int64_t[::1] off = offsets
+    cdef uint16_t[:, ::1] tab = table
+    cdef Py_ssize_t y, j, k = 0, n, count = ny
+    with nogil:
+        for y in range(count):
+            n = off[y + 1] - off[y]
+            if n <= SKC_BP_LANE_BITS:
+                for j in range(n):
+                    tab[rows[k], y] |= <uint16_t> (1 << j)
+                    k += 1
     lane_mask = np.zeros(width, dtype=np.uint16)
     lane_mask[:ny] = np.where(lens <= SKC_BP_LANE_BITS, (1 << np.minimum(lens, 16)) - 1, 0)
     return alphabet, table, lane_mask, np.flatnonzero(lens > SKC_BP_LANE_BITS)

@@ -27,8 +27,9 @@ _CHUNK_CELLS = 1 << 22
 # distances hold (16 MB, one buffer reused).
 _UNIT_CHUNK_ROWS = 256
 _UNIT_CHUNK_CELLS = 1 << 21
-# Largest match table (bytes: 2 per word and character of the lexicon's alphabet) fit
-# builds; past it unit costs search the trie alone (a huge alphabet, e.g. CJK text).
+# Largest match table (bytes: 2 per word, padded to blocks of 16, and per character of
+# its words of at most 16 characters) fit builds; past it unit costs search the trie
+# alone (a huge alphabet, e.g. CJK text).
 _UNIT_TABLE_BYTES = 64 << 20
 
 
@@ -95,10 +96,10 @@ class _UnitIndex(LexiconIndex):
     (this class's base) still answers ``radius_neighbors``.
     """
 
-    def __init__(self, kernel, words):
+    def __init__(self, kernel, words, offsets, cps, table):
+        """``table = unit_table(offsets, cps)`` of ``kernel._encode_list(words, "X", False)``."""
         super().__init__(kernel, words)
-        self.offsets, _, self.cps = kernel._encode_list(words, "X", False)
-        self.table = unit_table(self.offsets, self.cps)
+        self.offsets, self.cps, self.table = offsets, cps, table
 
     def __reduce__(self):
         return (_rebuild_unit, (self.kernel, self.trie, self.n_words, self.offsets, self.cps))
@@ -140,9 +141,12 @@ def lexicon_index(metric, words):
     searched exactly by brute force.
     """
     if isinstance(metric, CostKernel) and len(metric._kernel_args()) == N_KERNEL_ARGS:
-        alphabet = len(set().union(*words)) if metric.unit else 0
-        fits = 2 * (alphabet + 1) * len(words) <= _UNIT_TABLE_BYTES
-        return (_UnitIndex if metric.unit and fits else LexiconIndex)(metric, words)
+        if metric.unit:
+            offsets, _, cps = metric._encode_list(words, "X", False)
+            table = unit_table(offsets, cps, _UNIT_TABLE_BYTES)
+            if table is not None:
+                return _UnitIndex(metric, words, offsets, cps, table)
+        return LexiconIndex(metric, words)
     if not callable(getattr(metric, "pairwise", None)):
         raise TypeError(f"metric must have a pairwise method, got {type(metric).__name__}")
     return _BruteIndex(metric, words)

@@ -114,8 +114,11 @@ def test_routing_by_costs_and_alphabet(monkeypatch):
     assert got.kneighbors(["tbe"] * 9)[0][0].tolist() == [0.0, 0.2]  # "tbe", then "the"
     est = EditCostEstimator(k=0.1).fit(["tbe", "cow"], ["the", "cow"])
     assert type(EditDistanceNeighbors(2, metric=est).fit(words).index_) is LexiconIndex
-    # So do unit costs whose match table would be too large (2 bytes x 9 x 5 words here).
-    monkeypatch.setattr(nb, "_UNIT_TABLE_BYTES", 2 * 9 * 5 - 1)
+    # So do unit costs whose match table would be too large: 2 bytes x 9 rows (8
+    # characters and "none") x 16 columns (5 words padded to a block) here.
+    monkeypatch.setattr(nb, "_UNIT_TABLE_BYTES", 2 * 9 * 16)
+    assert type(EditDistanceNeighbors(2).fit(words).index_) is nb._UnitIndex
+    monkeypatch.setattr(nb, "_UNIT_TABLE_BYTES", 2 * 9 * 16 - 1)
     assert type(EditDistanceNeighbors(2).fit(words).index_) is LexiconIndex
 
 
