@@ -10,7 +10,9 @@
  *
  * The body (_lanes_body.h) is compiled twice: with 4-double vectors for AVX2
  * (chosen at run time when the CPU has it) and with 2-double vectors for the
- * baseline target (SSE2 on x86-64, NEON on arm64).
+ * baseline target (SSE2 on x86-64, NEON on arm64).  Tables whose costs are whole
+ * numbers of a grid step run _grid_body.h instead, on int32 lanes (8 per AVX2
+ * vector, 4 for the baseline), with the same results.
  */
 #ifndef SKOCRCOST_LANES_H
 #define SKOCRCOST_LANES_H
@@ -85,6 +87,18 @@ static inline skc_i4 skc_min_i4(skc_i4 y, skc_i4 x) {
     return (lt & y) | (~lt & x);
 }
 
+/* The substitution costs of OCR character (a, ca) against the group's columns: the
+ * profile's row ``row`` if there is a profile, else gathered into ``sub`` (w = mmax * L
+ * doubles). */
+static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
+                                           const double *profile, int32_t row, int32_t a,
+                                           uint32_t ca, const int32_t *yid,
+                                           const uint32_t *ycp, ptrdiff_t w, double *sub) {
+    if (profile != NULL) return profile + (ptrdiff_t)row * w;
+    skc_gather_sub(dense + (ptrdiff_t)a * n_ids, ca, yid, ycp, w, sub);
+    return sub;
+}
+
 /* Costs on a grid (_grid_body.h): the substitution costs minus the potentials, sub'' =
  * sub - del - ins, of OCR character i against the group's columns: the profile's row
  * if there is a profile (skc_grid_profile subtracted them), else gathered into ``sub``.
@@ -120,19 +134,15 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
     }
 }
 
-/* The DP over the loaded group, once per element type and vector width (_lanes_body.h
- * is a template). */
+/* The DP over the loaded group, once per vector width (_lanes_body.h and, for costs on
+ * a grid, _grid_body.h are templates). */
 #define SKC_ATTR
 #define SKC_NAME skc_lanes_generic
-#define SKC_T double
-#define SKC_TN(name) name
 #define SKC_VT skc_v2
 #define SKC_MIN SKC_MIN2
 #define SKC_VW 2
 #include "_lanes_body.h"
 #undef SKC_NAME
-#undef SKC_T
-#undef SKC_TN
 #undef SKC_VT
 #undef SKC_MIN
 #undef SKC_VW
@@ -151,15 +161,11 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_HAVE_AVX2_CLONE 1
 #define SKC_ATTR __attribute__((target("avx2")))
 #define SKC_NAME skc_lanes_avx2
-#define SKC_T double
-#define SKC_TN(name) name
 #define SKC_VT skc_v4
 #define SKC_MIN(y, x) ((skc_v4)_mm256_min_pd((__m256d)(y), (__m256d)(x)))
 #define SKC_VW 4
 #include "_lanes_body.h"
 #undef SKC_NAME
-#undef SKC_T
-#undef SKC_TN
 #undef SKC_VT
 #undef SKC_MIN
 #undef SKC_VW
@@ -208,12 +214,12 @@ static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *de
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1) {
         skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
-                       1.0, out);
+                       out);
         return;
     }
 #endif
     skc_lanes_generic(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
-                      1.0, out);
+                      out);
 }
 
 /* The same on costs in units of a grid step: every cost of the table is a whole number

@@ -1,40 +1,37 @@
-/* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_T (the element type),
- * SKC_TN(name), SKC_VT (a vector of SKC_VW elements) and SKC_MIN(y, x) (y < x ? y : x in
- * every lane) defined.
+/* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW
+ * doubles) and SKC_MIN(y, x) (y < x ? y : x in every lane) defined.
  *
  * Distances of one OCR string to the loaded group: lane k (length m[k]) goes to
- * out[cols[k]] (its value times ``unit``), unless cols[k] < 0 (a padding lane).  Each
- * lane adds what the scalar DP adds and takes y < x ? y : x (SKC_MIN), the exact
- * minimum, so results are bit-for-bit the same: with doubles because the operations
- * are the same, with int32 multiples of a grid step because on such costs the scalar
- * DP's double additions are exact too.
+ * out[cols[k]], unless cols[k] < 0 (a padding lane).  Each lane adds what the scalar
+ * DP adds and takes y < x ? y : x (SKC_MIN), the exact minimum, so results are
+ * bit-for-bit the same.
  *
  * Rows go two at a time: row i + 1 reads row i from registers, so per cell there are
  * half the loads and stores, and twice the chains in flight (each cell waits on its
  * left neighbour: an addition and a minimum).
  */
-SKC_ATTR static void SKC_NAME(const SKC_T *dense, ptrdiff_t n_ids, const SKC_T *del_tab,
+SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double *del_tab,
                               const int32_t *aid, const uint32_t *acp,
                               const int32_t *arow, ptrdiff_t n, const int64_t *m,
-                              ptrdiff_t mmax, SKC_T *work, const SKC_T *profile,
-                              const int64_t *cols, double unit, double *out) {
+                              ptrdiff_t mmax, double *work,
+                              const double *profile, const int64_t *cols, double *out) {
     enum { L = SKC_LANES, VW = SKC_VW, NV = SKC_LANES / SKC_VW };
     const ptrdiff_t w = mmax * L;
-    const SKC_T *row0 = work;
-    SKC_T *bufa = work + (mmax + 1) * L; /* row 0 (in work) is kept for the next string */
-    SKC_T *bufb = bufa + (mmax + 1) * L;
-    SKC_T *sub = bufb + (mmax + 1) * L; /* two rows of gathered substitution costs */
-    const SKC_T *restrict ins = SKC_TN(skc_lanes_ins)(work, mmax);
+    const double *row0 = work;
+    double *bufa = work + (mmax + 1) * L; /* row 0 (in work) is kept for the next string */
+    double *bufb = bufa + (mmax + 1) * L;
+    double *sub = bufb + (mmax + 1) * L; /* two rows of gathered substitution costs */
+    const double *restrict ins = skc_lanes_ins(work, mmax);
     const int32_t *yid = (const int32_t *)(ins + w);
     const uint32_t *ycp = (const uint32_t *)(yid + w);
-    const SKC_T *up = row0;
+    const double *up = row0;
     ptrdiff_t i, j, k, v;
     for (i = 0; i < n; i += 2) {
         /* Rows alternate between two buffers; the first pass reads row 0, kept intact. */
-        SKC_T *restrict dst = (up == bufa) ? bufb : bufa;
-        const SKC_T *restrict src = up;
+        double *restrict dst = (up == bufa) ? bufb : bufa;
+        const double *restrict src = up;
         const SKC_VT vdl0 = (SKC_VT){0} + del_tab[aid[i]];
-        const SKC_T *restrict s0 = SKC_TN(skc_lanes_srow)(dense, n_ids, profile, profile ? arow[i] : 0,
+        const double *restrict s0 = skc_lanes_srow(dense, n_ids, profile, profile ? arow[i] : 0,
                                                    aid[i], acp[i], yid, ycp, w, sub);
         SKC_VT a[NV], b[NV], u[NV], x, y, vup, vins;
         if (i + 1 == n) { /* the last row of an odd count: one row */
@@ -58,8 +55,8 @@ SKC_ATTR static void SKC_NAME(const SKC_T *dense, ptrdiff_t n_ids, const SKC_T *
             }
         } else {
             const SKC_VT vdl1 = (SKC_VT){0} + del_tab[aid[i + 1]];
-            const SKC_T *restrict s1 =
-                SKC_TN(skc_lanes_srow)(dense, n_ids, profile, profile ? arow[i + 1] : 0, aid[i + 1],
+            const double *restrict s1 =
+                skc_lanes_srow(dense, n_ids, profile, profile ? arow[i + 1] : 0, aid[i + 1],
                                acp[i + 1], yid, ycp, w, sub + w);
             for (v = 0; v < NV; v++) {
                 u[v] = *(const SKC_VT *)(src + v * VW);
@@ -93,5 +90,5 @@ SKC_ATTR static void SKC_NAME(const SKC_T *dense, ptrdiff_t n_ids, const SKC_T *
         up = dst;
     }
     for (k = 0; k < L; k++)
-        if (cols[k] >= 0) out[cols[k]] = (double)up[m[k] * L + k] * unit;
+        if (cols[k] >= 0) out[cols[k]] = up[m[k] * L + k];
 }

@@ -63,16 +63,3 @@ static void SKC_TN(skc_lanes_profile)(const SKC_T *dense, ptrdiff_t n_ids, ptrdi
     for (k = 0; k < n_extra; k++)
         SKC_TN(skc_gather_sub)(dense, extra_cp[k], yid, ycp, w, profile + (n_ids + k) * w);
 }
-
-/* The substitution costs of OCR character (a, ca) against the group's columns: the
- * profile's row ``row`` if there is a profile, else gathered into ``sub`` (w = mmax * L
- * elements). */
-static inline const SKC_T *SKC_TN(skc_lanes_srow)(const SKC_T *dense, ptrdiff_t n_ids,
-                                           const SKC_T *profile, int32_t row, int32_t a,
-                                           uint32_t ca, const int32_t *yid,
-                                           const uint32_t *ycp, ptrdiff_t w, SKC_T *sub) {
-    if (profile != NULL) return profile + (ptrdiff_t)row * w;
-    SKC_TN(skc_gather_sub)(dense + (ptrdiff_t)a * n_ids, ca, yid, ycp, w, sub);
-    return sub;
-}
-
