@@ -466,8 +466,8 @@ class NoisyChannelDecoder:
                 for j, c in zip(i, d, strict=True):
                     near.setdefault(nn.lexicon_[j], c)
         for o, near in zip(new, found, strict=True):
-            if self.metric is not None:
-                near = {w: self.metric.distance(o, w) for w in near}
+            if self.metric is not None:  # one call for all of the word's candidates
+                near = dict(zip(near, self.metric.pairwise([o], list(near))[0].tolist()))
             words = sorted(near, key=near.get)  # stable: ties keep the lexicon's order
             self._cache[o] = (words, np.array([near[w] for w in words]))
 
