@@ -204,6 +204,11 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     -0.916291
     >>> round(est.log_likelihood("a", "b"), 6)  # ln(2/5 + 2 * 1/5 * 1/4): three alignments
     -0.693147
+    >>> fast = EditCostEstimator(k=1.0, resolution=2**-16).fit(["a", "a"], ["b", "a"])
+    >>> fast.costs_.substitution_cost("a", "b") * 2**16  # rounded up to whole steps
+    54660.0
+    >>> fast.metric_.grid_step > 0  # pairwise runs on int32 steps
+    True
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
