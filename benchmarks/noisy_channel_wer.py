@@ -9,15 +9,17 @@ descent from the corrector's defaults: one parameter at a time over its grid
 (the LM's weight and the real-word prior together, over their joint grid),
 the others fixed, until a whole pass changes nothing; at most ``PASSES``), and
 the rest train an ``OCRCorrector`` in sequence mode: the training lines are
-aligned token by token (word-level Levenshtein, ``token_pairs``); ``fit`` cuts
+aligned token by token (word-level Levenshtein, ``token_pairs``, every column
+kept, ``""`` for the side without a token, so that ``fit`` learns the spacing
+rules from whole lines); ``fit`` cuts
 each aligned pair of cores into words (lower-cased, as the lexicon is) and
 drops pairs whose lengths differ by more than a third (split and merged words,
 which a word-for-word channel cannot model).  The corrector learns the edit
 costs (EditCostEstimator, k = 0.03, with multi-character edits of up to two
 characters such as ``li -> h``: max_token_length = 2), the word prior, the
 out-of-lexicon model and the spelling-variant channel from those word pairs,
-the trigram KatzBackoffLM (d = 0.7) from the truth tokens and the punctuation
-and case rules from the token pairs, and decodes each line by a beam search
+the trigram KatzBackoffLM (d = 0.7) from the truth tokens and the punctuation,
+case and spacing rules from the token pairs, and decodes each line by a beam search
 of the corrector's default width (8).
 Lexicon: SCOWL british-english and american-english plus the words seen at least
 twice in the training truth, lower-cased, most frequent (in the training truth)
@@ -61,8 +63,8 @@ CORPORA = {
 }
 TUNE = {"bln600": 2000, "icdar2017": 3000}
 # Each parameter's grid includes its most conservative value (prior 1, margin 12,
-# no cut, no join, variant weight 100, punctuation and case kept), so the tuning can leave a text
-# nearly alone.
+# no cut, no join, variant weight 100, punctuation, case and spacing kept), so the tuning can
+# leave a text nearly alone.
 # The LM's weight and the real-word prior are tuned together: a heavier LM pays off only
 # with a prior that keeps real words (one at a time, the descent missed better settings).
 LM_WEIGHTS, PRIORS = [0.0, 1.0, 2.0], [0.8, 0.9, 0.95, 0.99, 0.999, 1.0]
@@ -75,10 +77,11 @@ GRID = {
     "variant_weight": [0.0, 1.0, 10.0, 100.0],
     "fix_punctuation": [False, True],
     "fix_case": [False, True],
+    "fix_spacing": [False, True],
 }
 START = {"lm_weight": 1.0, "real_word_prior": 0.99, "reject_margin": 0.0}
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
-START.update(fix_punctuation=False, fix_case=False)
+START.update(fix_punctuation=False, fix_case=False, fix_spacing=False)
 PASSES = 3
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
@@ -183,13 +186,13 @@ def changes(ocr, hyp, truth):
     """How many OCR tokens the correction fixed, broke, or changed to another wrong token.
 
     Token by token on the lines whose correction kept the number of tokens (no
-    cut, no join), against the truth token aligned to each OCR token.
+    cut, join or spacing rule), against the truth token aligned to each OCR token.
     """
     counts = Counter()
     for line, o, h in zip(aligned_tokens(ocr, truth), ocr, hyp):
         o, h = o.split(), h.split()
         if len(o) != len(h):
-            counts["line with a cut or join"] += 1
+            counts["line with a cut, join or spacing rule"] += 1
             continue
         aligned = [t for a, t in line if a is not None]
         for a, b, t in zip(o, h, aligned):
@@ -212,7 +215,7 @@ def main():
         tune = slice(len(X) - n_test - n_tune, len(X) - n_test)
         train = slice(0, len(X) - n_test - n_tune)
         enc = Tokens()
-        X_seq, y_seq = token_pairs(X[train], y[train])
+        X_seq, y_seq = token_pairs(X[train], y[train], gaps=True)
         freq = Counter(w for t in y[train] for w in lm_sentence(t))
         seen = [w for w, c in freq.items() if c >= 2]
         lexicon = sorted(dict.fromkeys(w.lower() for w in scowl + seen), key=lambda w: -freq[w])
@@ -223,7 +226,7 @@ def main():
             n_candidates=N_CANDIDATES,
             language_model=KatzBackoffLM(order=3, discount=0.7),
         ).fit(X_seq, y_seq)
-        n_pairs = sum(map(len, X_seq))
+        n_pairs = sum(bool(a and b) for xs, ys in zip(X_seq, y_seq) for a, b in zip(xs, ys))
         print(f"{name}: {n_pairs} training token pairs, {len(lexicon)} lexicon words", flush=True)
         variants = fixer.variants_
         if variants is not None:  # what the spelling-variant channel learned, in nats
@@ -281,6 +284,7 @@ def main():
             {"variant_weight": 0.0},
             {"fix_punctuation": False},
             {"fix_case": False},
+            {"fix_spacing": False},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X[test], **{**best, **off})

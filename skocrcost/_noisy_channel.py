@@ -136,12 +136,16 @@ def aligned_tokens(ocr_lines, truth_lines):
     return lines
 
 
-def token_pairs(ocr_lines, truth_lines):
+def token_pairs(ocr_lines, truth_lines, gaps=False):
     """Token sequences for ``OCRCorrector.fit``: the aligned tokens of each line pair.
 
     The columns of :func:`aligned_tokens` that have a token on both sides, as
     they are (punctuation and case kept): ``fit`` cuts them into words for the
-    channel and learns the punctuation rules from them.
+    channel and learns the punctuation rules from them.  With ``gaps`` every
+    column is kept, ``""`` standing for the side without a token, so that the
+    lines are whole: ``fit`` then also learns the spacing rules (a spaced-out
+    ``-`` attached to its neighbours, a stray ``•`` dropped) and the language
+    model reads every truth token.
 
     Returns
     -------
@@ -150,7 +154,10 @@ def token_pairs(ocr_lines, truth_lines):
     """
     X, y = [], []
     for line in aligned_tokens(ocr_lines, truth_lines):
-        pairs = [(o, t) for o, t in line if o is not None and t is not None]
+        if gaps:
+            pairs = [(o or "", t or "") for o, t in line]
+        else:
+            pairs = [(o, t) for o, t in line if o is not None and t is not None]
         X.append([o for o, _ in pairs])
         y.append([t for _, t in pairs])
     return X, y
@@ -201,6 +208,35 @@ def _recase(core, pattern):
     return core[:1].upper() + core[1:].lower()  # "capital"
 
 
+_UNIT = WeightedLevenshtein()
+
+
+def _unspelled(token):
+    """Whether ``token`` has neither a letter nor a digit (``-``, ``•``, ``'.``)."""
+    return bool(token) and not any(c.isalnum() for c in token)
+
+
+def _spaced(tokens, k, way):
+    """``tokens`` with token ``k`` spaced ``way`` (see ``SurfaceRules``), as many
+    tokens as before, ``""`` where one was absorbed by the token before it; None
+    when token ``k`` lacks the neighbour ``way`` needs."""
+    out, p = list(tokens), tokens[k]
+    last = len(tokens) - 1
+    if way == "keep":
+        return out
+    if way == "drop":
+        out[k] = ""
+    elif way == "left" and k > 0:
+        out[k - 1], out[k] = out[k - 1] + p, ""
+    elif way == "right" and k < last:
+        out[k], out[k + 1] = p + out[k + 1], ""
+    elif way == "both" and 0 < k < last:
+        out[k - 1], out[k], out[k + 1] = out[k - 1] + p + out[k + 1], "", ""
+    else:
+        return None
+    return out
+
+
 class SurfaceRules:
     """What the punctuation and case of OCR words stand for, learned from aligned tokens.
 
@@ -217,36 +253,79 @@ class SurfaceRules:
       and closing quotes) -> the truth's case pattern: OCR reads ``in`` as ``In``
       inside a sentence.
 
+    * ``spacing``: a token without a letter or digit (a spaced-out ``-``, a
+      stray ``•``), given what precedes it (the ``"start"`` of the line, a
+      ``"sentence"`` end ``.!?:;``, a ``"word"`` character, ``"other"``) and
+      what follows it (as for ``trail``) -> what the truth line shows it to
+      be: ``"keep"`` it, attach it to the token on its ``"left"``, on its
+      ``"right"`` or on ``"both"`` sides (``there - for`` -> ``there-for``),
+      or ``"drop"`` it.  Each is tried on the whole line, and the one that
+      leaves the fewest word errors against the truth line is counted
+      (``"keep"`` when it is among them; a tie of the others counts against
+      every rule).  Learned only from lines whose tokens are all there: the
+      sequences of ``token_pairs(..., gaps=True)``.
+
     A rule maps its key to the truth's most frequent value when that differs,
     makes up more than half of the key's occurrences and occurs at least
     ``MIN_COUNT`` times.  A key seen fewer times backs off to the rule of its
     context-free key (``trail_any``: the trailing punctuation alone;
-    ``case_any``: the word and its case pattern), as Katz backs off to a
-    shorter context; everything else stays as it is.
+    ``case_any``: the word and its case pattern; ``spacing_any``: the token
+    alone), as Katz backs off to a shorter context; everything else stays as
+    it is.
 
     Parameters
     ----------
     ocr_sequences, truth_sequences : list of list of str
-        The aligned tokens of each line, one truth token per OCR token.
+        The aligned tokens of each line, one truth token per OCR token (``""``
+        for the side of a column without a token).
     """
 
     MIN_COUNT = 3
+    SPACING = ("keep", "left", "right", "both", "drop")
 
     def __init__(self, ocr_sequences, truth_sequences):
-        lead, trail, case = (defaultdict(Counter) for _ in range(3))
+        lead, trail, case, spacing = (defaultdict(Counter) for _ in range(4))
         for xs, ys in zip(ocr_sequences, truth_sequences, strict=True):
-            for k, (o, t) in enumerate(zip(xs, ys, strict=True)):
+            pairs = [(o, t) for o, t in zip(xs, ys, strict=True) if o]
+            line = [o for o, _ in pairs]
+            for k, (o, t) in enumerate(pairs):
                 lo, co, to = split_token(o)
                 lt, ct, tt = split_token(t)
                 if co and co.lower() == ct.lower():
                     lead[lo][lt] += 1
-                    trail[to, self._follows(xs, k)][tt] += 1
-                    case[self._case_key(xs, k, co)][case_pattern(ct)] += 1
+                    trail[to, self._follows(line, k)][tt] += 1
+                    case[self._case_key(line, k, co)][case_pattern(ct)] += 1
+            if any(_unspelled(o) for o in line):
+                self._count_spacing(spacing, line, [t for t in ys if t])
         self.lead, _ = self._rules(lead, lambda key: key)
         self.trail, self._trail_seen = self._rules(trail, lambda key: key[0])
         self.trail_any, _ = self._rules(self._merged(trail, 1), lambda key: key)
         self.case, self._case_seen = self._rules(case, lambda key: key[1])
         self.case_any, _ = self._rules(self._merged(case, 2), lambda key: key[1])
+        self.spacing, self._spacing_seen = self._rules(spacing, lambda key: "keep")
+        self.spacing_any, _ = self._rules(self._merged(spacing, 1), lambda key: "keep")
+
+    def _count_spacing(self, table, line, truth):
+        """Count, for each token of ``line`` without a letter or digit, the way of
+        spacing it that leaves the fewest word errors against ``truth``."""
+        ids = {}
+
+        def code(tokens):  # one code point per token: unit Levenshtein counts word errors
+            return "".join(chr(0x10000 + ids.setdefault(t, len(ids))) for t in tokens if t)
+
+        target = code(truth)
+        for k, token in enumerate(line):
+            if not _unspelled(token):
+                continue
+            errors = {}
+            for action in self.SPACING:
+                spaced = _spaced(line, k, action)
+                if spaced is not None:
+                    errors[action] = _UNIT.distance(code(spaced), target)
+            best = [a for a, e in errors.items() if e == min(errors.values())]
+            # None: a tie of ways other than keeping it, evidence for no rule
+            way = "keep" if "keep" in best else best[0] if len(best) == 1 else None
+            table[self._spacing_key(line, k)][way] += 1
 
     def _rules(self, table, observed):
         """The rules of ``table``, and the keys seen at least MIN_COUNT times."""
@@ -256,8 +335,12 @@ class SurfaceRules:
                 continue
             seen.add(key)
             truth, count = truths.most_common(1)[0]
-            # "mixed" and "none" are no case to put a word in.
-            if truth != observed(key) and 2 * count > truths.total() and truth != "mixed":
+            # "mixed" and "none" are no case to put a word in; None is no way of spacing.
+            if (
+                truth != observed(key)
+                and 2 * count > truths.total()
+                and truth not in ("mixed", None)
+            ):
                 rules[key] = truth
         return rules, seen
 
@@ -288,15 +371,60 @@ class SurfaceRules:
         starts = k == 0 or tokens[k - 1][-1:] in ".!?:\"'\u201d\u2019"
         return core.lower(), case_pattern(core), starts
 
-    def apply(self, tokens, punctuation=True, case=True):
-        """The tokens of a line with the rules applied.
+    @staticmethod
+    def _spacing_key(tokens, k):
+        """A token without a word, what precedes it and what follows it."""
+        before = tokens[k - 1][-1:] if k else ""
+        precedes = (
+            "start"
+            if not before
+            else "sentence"
+            if before in ".!?:;"
+            else "word"
+            if before.isalnum()
+            else "other"
+        )
+        return tokens[k], precedes, SurfaceRules._follows(tokens, k)
+
+    def space(self, tokens):
+        """The tokens of a line with the spacing rules applied, left to right.
+
+        A token attached to its neighbours or dropped comes back as ``""`` (and
+        its right neighbour too when attached to it): an empty token is joined
+        to the one before, as :meth:`NoisyChannelDecoder.correct_lines` reads
+        it.  Empty tokens stay empty and are skipped as neighbours.
+        """
+        out = list(tokens)
+        present = [k for k, token in enumerate(tokens) if token]
+        i = 0
+        while i < len(present):
+            line = [out[k] for k in present]
+            way = "keep"
+            if _unspelled(line[i]):
+                key = self._spacing_key(line, i)
+                way = self._backed_off(
+                    self.spacing, self._spacing_seen, key, self.spacing_any, key[0], "keep"
+                )
+            spaced = _spaced(line, i, way) if way != "keep" else None
+            if spaced is None:
+                i += 1
+                continue
+            # _spaced leaves an empty token wherever one was absorbed
+            for k, token in zip(present, spaced, strict=True):
+                out[k] = token
+            present = [k for k in present if out[k]]
+            i += way == "right"  # else the token now at i is new to the rules
+        return out
+
+    def apply(self, tokens, punctuation=True, case=True, spacing=False):
+        """The tokens of a line with the rules applied (spacing first).
 
         Empty tokens (joined to the one before) stay empty and are skipped as
         neighbours.
         """
-        out = list(tokens)
-        present = [k for k, token in enumerate(tokens) if token]
-        line = [tokens[k] for k in present]
+        out = self.space(tokens) if spacing else list(tokens)
+        present = [k for k, token in enumerate(out) if token]
+        line = [out[k] for k in present]
         for k, token in enumerate(line):
             lead, core, trail = split_token(token)
             if not core:
@@ -738,7 +866,8 @@ class NoisyChannelDecoder:
         for parts, tokens in zip(split, self.correct_tokens(p[::2] for p in split), strict=True):
             for k, token in enumerate(tokens):
                 if not token and parts[2 * k]:  # joined to the token before: drop the space
-                    parts[2 * k - 1] = ""
+                    # (a line's first token can only be dropped: then the space after it)
+                    parts[2 * k - 1 if k else min(1, len(parts) - 1)] = ""
             parts[::2] = tokens
         return ["".join(parts) for parts in split]
 

@@ -155,6 +155,17 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         the training pairs show that word in that case pattern and position
         usually is (:attr:`surface_rules_`: OCR ``In`` inside a sentence for
         ``in``); False keeps the case pattern of the OCR word.
+    fix_spacing : bool, default=False
+        In :meth:`correct` and :meth:`predict` on sequences, attach a token
+        without a letter or digit to its neighbours or drop it, as the training
+        lines show such a token in that place usually is
+        (:attr:`surface_rules_`: a dash spaced out by the OCR, ``there - for``
+        -> ``there-for``, ``. - Wordsworth`` -> ``. -Wordsworth``; a stray
+        ``•``); False keeps the OCR's tokens.  The rules are learned only from
+        whole lines: sequences with ``""`` for the side of a column without a
+        token (:func:`skocrcost._noisy_channel.token_pairs` with ``gaps=True``).
+        In :meth:`predict` a token attached to the one before or dropped comes
+        back as ``""``.
     beam_width : int, default=8
         In :meth:`correct` and :meth:`predict` on sequences, the hypotheses the
         search over a line's readings keeps after each word (the cheapest; those
@@ -199,9 +210,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         punctuation and what follows it (``"end"`` of the line, a word with a
         ``"capital"``, a ``"lower"``-case word, ``"other"``), ``.case`` the
         word, its case pattern and whether it starts a sentence to the truth's
-        case pattern; each where the truth's most frequent value differs, is
+        case pattern, ``.spacing`` a token without a letter or digit, what
+        precedes and what follows it to the way the truth spaces it
+        (``"left"``, ``"right"``, ``"both"``: attached to those neighbours;
+        ``"drop"``); each where the truth's most frequent value differs, is
         the majority and occurs at least 3 times.  Used with
-        ``fix_punctuation`` and ``fix_case``.
+        ``fix_punctuation``, ``fix_case`` and ``fix_spacing``.
 
     Examples
     --------
@@ -264,6 +278,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "variant_weight": [Interval(Real, 0, None, closed="left")],
         "fix_punctuation": ["boolean"],
         "fix_case": ["boolean"],
+        "fix_spacing": ["boolean"],
         "beam_width": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
     }
@@ -286,6 +301,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         variant_weight=0.0,
         fix_punctuation=False,
         fix_case=False,
+        fix_spacing=False,
         beam_width=8,
         n_jobs=None,
     ):
@@ -304,6 +320,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.variant_weight = variant_weight
         self.fix_punctuation = fix_punctuation
         self.fix_case = fix_case
+        self.fix_spacing = fix_spacing
         self.beam_width = beam_width
         self.n_jobs = n_jobs
 
@@ -442,6 +459,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
         check_flag(self.fix_punctuation, "fix_punctuation")
         check_flag(self.fix_case, "fix_case")
+        check_flag(self.fix_spacing, "fix_spacing")
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -621,10 +639,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def _surface(self):
         """The decoder's fixer of punctuation and case (None when both are off); the
         flags were checked by ``_check_correct_params``."""
-        if not (self.fix_punctuation or self.fix_case):
+        if not (self.fix_punctuation or self.fix_case or self.fix_spacing):
             return None
         return partial(
-            self.surface_rules_.apply, punctuation=self.fix_punctuation, case=self.fix_case
+            self.surface_rules_.apply,
+            punctuation=self.fix_punctuation,
+            case=self.fix_case,
+            spacing=self.fix_spacing,
         )
 
     def score(self, X, y):

@@ -150,6 +150,68 @@ def test_decoder_fixes_punctuation_and_case_only_when_asked():
     assert joins.correct_lines(["*note- book. the"]) == ["notebook the"]
 
 
+def _spacing_rules():
+    ocr = ["there - for it", "here - in it", "where - by it"]  # a dash spaced out
+    truth = ["there-for it", "here-in it", "where-by it"]
+    ocr += ["sat. - Yes", "ran. - No", "fell. - So"]  # a dash before a sentence's first word
+    truth += ["sat. -Yes", "ran. -No", "fell. -So"]
+    ocr += ["\u2022 The cat", "\u2022 A dog", "\u2022 An owl"]  # a speck
+    truth += ["The cat", "A dog", "An owl"]
+    ocr += ["a ; b", "c ; d", "e ; f", "g ; h"]  # attached 2 times of 4: no majority
+    truth += ["a; b", "c; d", "e ; f", "g ; h"]
+    ocr += ["a ~ b", "c ~ d", "e ~ f"]  # "a~ ~b": attached left or right, a tie
+    truth += ["a~ ~b", "c~ ~d", "e~ ~f"]
+    ocr += ["one - two", "x - y"]  # no letter case after it: a context seen twice only
+    truth += ["one-two", "x-y"]
+    return SurfaceRules(*token_pairs(ocr, truth, gaps=True))
+
+
+def test_spacing_rules_attach_or_drop_a_token_as_the_truth_lines_do():
+    rules = _spacing_rules()
+    # Each way of spacing is tried on the whole line; the one with the fewest word
+    # errors against the truth line counts: "there - for" vs "there-for" is 3 errors
+    # kept, 2 attached left, right or dropped, 0 attached on both sides.
+    assert rules.spacing == {
+        ("-", "word", "lower"): "both",
+        ("-", "sentence", "capital"): "right",
+        ("\u2022", "start", "capital"): "drop",
+    }
+    # "-" is attached to both sides 5 times of 8; ";" 2 of 4 and "~" a tie: no rule.
+    assert rules.spacing_any == {"-": "both", "\u2022": "drop"}
+    tokens = ["\u2022", "Yes.", "-", "No", "here", "-", "in", "a", ";", "b", "\u2022", "x", "~"]
+    # An empty token is joined to the one before (a line's first is dropped); the
+    # context-free rule stands in for an unseen context ("\u2022" after a word).
+    assert rules.space(tokens) == [
+        "",
+        "Yes.",
+        "-No",
+        "",
+        "here-in",
+        "",
+        "",
+        "a",
+        ";",
+        "b",
+        "",
+        "x",
+        "~",
+    ]
+    assert rules.apply(tokens) == tokens  # only when asked
+    assert rules.apply(["here", "-", "in"], spacing=True) == ["here-in", "", ""]
+    # Without the columns that have no truth token the lines are not whole: no rule.
+    plain = SurfaceRules(*token_pairs(["there - for", "here - in", "where - by"], ["a-b"] * 3))
+    assert plain.spacing == plain.spacing_any == {}
+
+
+def test_decoder_spaces_tokens_when_its_surface_does():
+    rules = _spacing_rules()
+    lexicon = ["the", "his", "house", "book"]
+    fixed = decoder(lexicon, reject_cost=3.0, surface=lambda t: rules.apply(t, spacing=True))
+    text = ["\u2022 Tbe book - his  house.", "\u2022", "his. - The book", " \u2022 the"]
+    # The space after a dropped first token goes with it; other spacing stays.
+    assert fixed.correct_lines(text) == ["The book-his  house.", "", "his. -The book", " the"]
+
+
 def test_out_of_lexicon_words_stay_unless_a_candidate_is_cheaper_than_rejecting():
     text = ["Tbe Zanzibar"]
     for reject_cost, expected in ((0.5, "Tbe Zanzibar"), (1.5, "The Zanzibar")):
@@ -514,7 +576,7 @@ def test_the_corrector_learns_from_the_words_of_tokens_and_their_punctuation():
     assert fixer.set_params(fix_case=True).correct(text) == "in house, The book,"
     assert fixer.set_params(fix_punctuation=False).correct(text) == "in 'house,. The book,."
     assert fixer.predict([["In", "Tbe", "book,."]]) == [["in", "The", "book,."]]
-    for name in ("fix_punctuation", "fix_case"):
+    for name in ("fix_punctuation", "fix_case", "fix_spacing"):
         with pytest.raises(TypeError, match=name):
             clone(fixer).set_params(**{name: "yes"}).fit(ocr_p, truth_p)
         with pytest.raises(TypeError, match=name):
@@ -523,6 +585,27 @@ def test_the_corrector_learns_from_the_words_of_tokens_and_their_punctuation():
     # Only split and merged words: nothing for the channel to learn from.
     with pytest.raises(ValueError, match="no pair of words"):
         OCRCorrector().fit([["ofthe", "--"]], [["of-the", "--"]])
+
+
+def test_the_corrector_learns_spacing_from_whole_lines_and_applies_it_when_asked():
+    ocr = ["tbe book - his house", "the house - his book", "his book - the house"] * 2
+    truth = ["the book-his house", "the house-his book", "his book-the house"] * 2
+    X, y = token_pairs(ocr, truth, gaps=True)
+    # Every column of the alignment, "" on the side without a token: the lines are whole.
+    assert [[t for t in x if t] for x in X] == [t.split() for t in ocr]
+    assert [[t for t in x if t] for x in y] == [t.split() for t in truth]
+    assert len(X[0]) == len(y[0]) == 5 and "" in y[0]
+    fixer = _toy_corrector().fit(X, y)
+    assert fixer.surface_rules_.spacing == {("-", "word", "lower"): "both"}
+    assert fixer.correct("tbe house - his book") == "the house - his book"  # kept by default
+    spaced = fixer.set_params(fix_spacing=True)
+    assert spaced.correct("tbe house - his book") == "the house-his book"
+    assert spaced.predict([["tbe", "house", "-", "his"]]) == [["the", "house-his", "", ""]]
+    # The gap columns teach the channel nothing: the same costs as without them.
+    plain = _toy_corrector().fit(*token_pairs(ocr, truth))
+    assert plain.surface_rules_.spacing == {}
+    for a, b in (("tbe", "the"), ("book", "book")):
+        assert fixer.estimator_.metric_.distance(a, b) == plain.estimator_.metric_.distance(a, b)
 
 
 def test_the_corrector_cuts_joins_and_counts_in_correct_and_predict():
