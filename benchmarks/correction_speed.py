@@ -12,13 +12,9 @@ whitespace tokens per second, one thread.
 
 import sys
 import time
-from collections import Counter
 
 from _pairs import read_pairs
-from noisy_channel_wer import CORPORA, DATA, N_CANDIDATES, TUNE
-
-from skocrcost import EditCostEstimator, KatzBackoffLM, OCRCorrector
-from skocrcost._noisy_channel import lm_sentence, token_pairs
+from noisy_channel_wer import CORPORA, TUNE, scowl_words, train_corrector
 
 # The setting noisy_channel_wer.py tuned on BLN600 (docs/katz.md).
 TUNED = dict(
@@ -31,6 +27,7 @@ TUNED = dict(
     variant_weight=0.0,
     fix_punctuation=True,
     fix_case=True,
+    fix_spacing=True,
 )
 
 
@@ -39,21 +36,8 @@ def main():
     X, y = read_pairs(CORPORA["bln600"])
     held_out = len(X) - 1000
     train = slice(0, held_out - TUNE["bln600"])
-    scowl = []
-    for name in ("british-english", "american-english"):
-        scowl += (DATA / "lexicon" / name).read_text(encoding="utf-8").split()
-    X_seq, y_seq = token_pairs(X[train], y[train])
-    freq = Counter(w for t in y[train] for w in lm_sentence(t))
-    seen = [w for w, c in freq.items() if c >= 2]
-    lexicon = sorted(dict.fromkeys(w.lower() for w in scowl + seen), key=lambda w: -freq[w])
     t = time.process_time()
-    fixer = OCRCorrector(
-        EditCostEstimator(k=0.03, max_token_length=2),
-        lexicon=lexicon,
-        n_candidates=N_CANDIDATES,
-        language_model=KatzBackoffLM(order=3, discount=0.7),
-        **TUNED,
-    ).fit(X_seq, y_seq)
+    fixer, X_seq, _ = train_corrector(X[train], y[train], scowl_words(), **TUNED)
     fit = time.process_time() - t
     text = "\n".join(X[held_out : held_out + n_lines])
     t = time.process_time()

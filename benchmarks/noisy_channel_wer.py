@@ -201,12 +201,39 @@ def changes(ocr, hyp, truth):
     return dict(counts)
 
 
+def scowl_words():
+    """SCOWL british-english and american-english, as listed."""
+    words = []
+    for name in ("british-english", "american-english"):
+        words += (DATA / "lexicon" / name).read_text(encoding="utf-8").split()
+    return words
+
+
+def train_corrector(X, y, scowl, **params):
+    """The benchmark's corrector (``params`` set) fitted on the line pairs ``X``, ``y``.
+
+    Returns it with the token sequences it was fitted on.  Its lexicon: ``scowl``
+    plus the words seen at least twice in the truth, lower-cased, most frequent
+    in the truth first.
+    """
+    X_seq, y_seq = token_pairs(X, y, gaps=True)
+    freq = Counter(w for t in y for w in lm_sentence(t))
+    seen = [w for w, c in freq.items() if c >= 2]
+    lexicon = sorted(dict.fromkeys(w.lower() for w in scowl + seen), key=lambda w: -freq[w])
+    fixer = OCRCorrector(
+        EditCostEstimator(k=0.03, max_token_length=2),
+        lexicon=lexicon,
+        n_candidates=N_CANDIDATES,
+        language_model=KatzBackoffLM(order=3, discount=0.7),
+        **params,
+    ).fit(X_seq, y_seq)
+    return fixer, X_seq, y_seq
+
+
 def main():
     n_test = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     corpora = {k: v for k, v in CORPORA.items() if len(sys.argv) < 3 or k == sys.argv[2]}
-    scowl = []
-    for name in ("british-english", "american-english"):
-        scowl += (DATA / "lexicon" / name).read_text(encoding="utf-8").split()
+    scowl = scowl_words()
     for name, path in corpora.items():
         t0 = time.perf_counter()
         X, y = read_pairs(path)
@@ -215,17 +242,9 @@ def main():
         tune = slice(len(X) - n_test - n_tune, len(X) - n_test)
         train = slice(0, len(X) - n_test - n_tune)
         enc = Tokens()
-        X_seq, y_seq = token_pairs(X[train], y[train], gaps=True)
-        freq = Counter(w for t in y[train] for w in lm_sentence(t))
-        seen = [w for w, c in freq.items() if c >= 2]
-        lexicon = sorted(dict.fromkeys(w.lower() for w in scowl + seen), key=lambda w: -freq[w])
+        fixer, X_seq, y_seq = train_corrector(X[train], y[train], scowl)
+        lexicon = fixer.lexicon_
         words = set(lexicon)
-        fixer = OCRCorrector(
-            EditCostEstimator(k=0.03, max_token_length=2),
-            lexicon=lexicon,
-            n_candidates=N_CANDIDATES,
-            language_model=KatzBackoffLM(order=3, discount=0.7),
-        ).fit(X_seq, y_seq)
         n_pairs = sum(bool(a and b) for xs, ys in zip(X_seq, y_seq) for a, b in zip(xs, ys))
         print(f"{name}: {n_pairs} training token pairs, {len(lexicon)} lexicon words", flush=True)
         variants = fixer.variants_
