@@ -10,6 +10,7 @@ take that path.
 
 import numpy as np
 import pytest
+from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC
@@ -43,11 +44,7 @@ def unit_kernels():
 
 def on_the_dp(method, *args):
     """The compiled DP's answer, with the bit-parallel path turned off."""
-    old = _dp._set_bitparallel(False)
-    try:
-        return method(*args)
-    finally:
-        _dp._set_bitparallel(old)
+    return with_switch(_dp._set_bitparallel, False, method, *args)
 
 
 def dp_pairwise(kernel, X, Y, threads=1):

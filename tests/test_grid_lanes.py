@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC
@@ -31,11 +32,7 @@ def kernels(tables):
 
 def on_doubles(method, *args):
     """The compiled kernel's answer with the int32 DPs turned off."""
-    old = _dp._set_grid(False)
-    try:
-        return method(*args)
-    finally:
-        _dp._set_grid(old)
+    return with_switch(_dp._set_grid, False, method, *args)
 
 
 def double_lanes(kernel, X, Y, threads=1):
