@@ -86,8 +86,7 @@ cdef class CostKernel:
     cdef readonly object _arrays   # owns every buffer the Table points into
     cdef readonly bint dense
     cdef readonly bint unit        # every edit costs 1: the bit-parallel kernels apply
-    cdef readonly double grid_step # costs are whole numbers of this step: int32 lanes apply
-    cdef object _grid              # (step, dense, ins, dele) in int32 steps, or None
+    cdef object _grid              # (step, dense, ins, dele, pot) in int32 steps, or None
 
     cdef _point(self, const cp_t[::1] chars, const int64_t[::1] indptr,
                 const int32_t[::1] indices, const double[::1] data,

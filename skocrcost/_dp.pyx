@@ -613,13 +613,12 @@ cdef class CostKernel:
                         indptr, lut, table)
         self.dense = bool(dense)
         self.unit = unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele)
-        self._grid = None if table is None else grid_tables(table, ins, dele)
-        if self._grid is not None:
-            step, dense_i, ins_i, dele_i = self._grid
+        grid = None if table is None else grid_tables(table, ins, dele)
+        if grid is not None:
+            _, dense_i, ins_i, dele_i = grid
             # sub - del - ins: what dp_distance_grid adds on a diagonal (its potentials).
-            pot = np.ascontiguousarray(dense_i - dele_i[:, None] - ins_i[None, :])
-            self._grid = (step, dense_i, ins_i, dele_i, pot)
-        self.grid_step = 0.0 if self._grid is None else self._grid[0]
+            grid = (*grid, np.ascontiguousarray(dense_i - dele_i[:, None] - ins_i[None, :]))
+        self._grid = grid
         self._point(chars, indptr, sub_tgt, sub_cost, rowdef, coldef, ins, dele, lut, table)
 
     cdef _point(self, const cp_t[::1] chars, const int64_t[::1] indptr,
@@ -656,6 +655,10 @@ cdef class CostKernel:
             self.t.gstep, _, gins, gdele, pot = self._grid
             self.t.gmax = max(int(np.max(gins)), int(np.max(gdele)), int(np.max(self._grid[1])))
             self.t.gpot, self.t.gins, self.t.gdele = &pot[0, 0], &gins[0], &gdele[0]
+
+    @property
+    def grid_step(self):
+        return self.t.gstep if self.t.gpot != NULL else 0.0
 
     def _kernel_args(self):
         """The constructor's arguments, for pickling and for building the twin."""
@@ -1036,12 +1039,11 @@ cdef class CostKernel:
         longest strings times the largest costs bound those sums without a pass
         over the characters (on a grid of 2^-16, costs of 1 allow 16,000 + 16,000).
         """
-        if self._grid is None or not GRID or self.t.dense == NULL:
+        if self.t.gpot == NULL or not GRID:
             return False
-        _, dense_i, ins_i, dele_i, _ = self._grid
+        _, _, ins_i, dele_i, _ = self._grid
         bound = (int(np.diff(xoff).max()) * int(dele_i.max())
-                 + int(np.diff(yoff).max()) * int(ins_i.max())
-                 + 2 * int(max(dense_i.max(), ins_i.max(), dele_i.max())))
+                 + int(np.diff(yoff).max()) * int(ins_i.max()) + 2 * self.t.gmax)
         return bound < 2**31
 
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads):

@@ -99,23 +99,27 @@ static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
     return sub;
 }
 
-/* Costs on a grid (_grid_body.h): the substitution costs minus the potentials, sub'' =
- * sub - del - ins, of OCR character i against the group's columns: the profile's row
- * if there is a profile (skc_grid_profile subtracted them), else gathered into ``sub``.
- * The caller keeps the largest cost below 2^30 steps, so no difference overflows. */
+/* Costs on a grid (_grid_body.h): a row of substitution costs of an OCR character
+ * (deletion cost d) minus the potentials, sub'' = sub - d - ins.  The caller keeps the
+ * largest cost below 2^30 steps, so no difference overflows. */
+static inline void skc_grid_potentials(int32_t *row, int32_t d, const int32_t *ins,
+                                       ptrdiff_t w) {
+    ptrdiff_t j;
+    for (j = 0; j < w; j++) row[j] -= d + ins[j];
+}
+
+/* sub'' of OCR character i against the group's columns: the profile's row if there is
+ * a profile (skc_grid_profile subtracted the potentials), else gathered into ``sub``. */
 static inline const int32_t *skc_grid_srow(const int32_t *dense, ptrdiff_t n_ids,
                                            const int32_t *del_tab, const int32_t *profile,
                                            const int32_t *arow, const int32_t *aid,
                                            const uint32_t *acp, ptrdiff_t i,
                                            const int32_t *yid, const uint32_t *ycp,
                                            const int32_t *ins, ptrdiff_t w, int32_t *sub) {
-    ptrdiff_t j;
-    int32_t d;
     if (profile != NULL) return profile + (ptrdiff_t)arow[i] * w;
     skc_gather_sub_i(dense + (ptrdiff_t)aid[i] * n_ids, aid[i] ? SKC_NO_MATCH : acp[i], yid,
                      ycp, w, sub);
-    d = del_tab[aid[i]];
-    for (j = 0; j < w; j++) sub[j] -= d + ins[j];
+    skc_grid_potentials(sub, del_tab[aid[i]], ins, w);
     return sub;
 }
 
@@ -126,13 +130,10 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
                              ptrdiff_t n_extra, int32_t *profile) {
     const ptrdiff_t w = mmax * SKC_LANES;
     const int32_t *ins = skc_lanes_ins_i((int32_t *)work, mmax);
-    ptrdiff_t r, j;
+    ptrdiff_t r;
     skc_lanes_profile_i(dense, n_ids, mmax, work, extra_cp, n_extra, profile);
-    for (r = 1; r < n_ids + n_extra; r++) {
-        const int32_t d = del_tab[r < n_ids ? r : 0];
-        int32_t *row = profile + r * w;
-        for (j = 0; j < w; j++) row[j] -= d + ins[j];
-    }
+    for (r = 1; r < n_ids + n_extra; r++)
+        skc_grid_potentials(profile + r * w, del_tab[r < n_ids ? r : 0], ins, w);
 }
 
 /* The DP over the loaded group, once per vector width (_lanes_body.h and, for costs on
