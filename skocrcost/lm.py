@@ -263,8 +263,9 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         ids = [self._word_id(w, f"words[{i}]") for i, w in enumerate(words)]
         never = np.array([i is None for i in ids], dtype=bool)
         w = np.array([_UNKNOWN if i is None else i for i in ids], dtype=np.int64)
-        history = np.broadcast_to(self._history(context), (len(w), self._fitted_order - 1))
-        out = _log_prob(self._levels, self.vocabulary_, history, w)
+        # One context: a grid of one row, the context looked up once.
+        history = self._history(context)[None, :]
+        out = _log_prob(self._levels, self.vocabulary_, history, w, grid=True)[0]
         out[never] = -np.inf
         return out
 
