@@ -356,9 +356,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
         self._check_correct_params()
-        lexicon = None
+        lexicon = in_lexicon = None
         if self.lexicon is not None:
             lexicon = list(dict.fromkeys(check_strings(self.lexicon, "lexicon")))
+            in_lexicon = set(lexicon)
         if _is_sequences(X):
             X_seq, y_seq = _check_sequence_pairs(X, y)
             X, y = training_words(
@@ -372,8 +373,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             if lexicon is not None:
                 # Each word as correct() looks it up: lower-cased unless a lexicon word,
                 # so the channel learns misread letters, not capitals.
-                words = set(lexicon)
-                X, y = ([w if w in words else w.lower() for w in z] for z in (X, y))
+                X, y = ([w if w in in_lexicon else w.lower() for w in z] for z in (X, y))
         else:
             X, y = check_pairs(X, y)
             X_seq, y_seq = [X], [y]  # flat tokens: one running text
@@ -381,6 +381,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if lexicon is None:
             # Most frequent first (ties: first seen), the tie-break convention.
             lexicon = sorted(truth_counts, key=truth_counts.get, reverse=True)
+            in_lexicon = set(lexicon)
         estimator = clone(self.estimator if self.estimator is not None else EditCostEstimator())
         estimator.fit(X, y)
         neighbors = EditDistanceNeighbors(metric=estimator, n_jobs=self.n_jobs).fit(lexicon)
@@ -395,7 +396,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         log_prior = np.log(counts + 1.0) - math.log(counts.sum() + len(lexicon))
         n_oov = len(y) - int(counts.sum())
         log_oov = math.log((n_oov + 1.0) / (len(y) + 2.0))
-        in_lexicon = set(lexicon)
         outside = [w for w in y if w not in in_lexicon]
         spelling = _Spelling(outside or y)  # what words missing from the lexicon look like
         variants = SpellingVariants(estimator).fit(y, lexicon)

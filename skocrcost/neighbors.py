@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ._dp import CostKernel, unit_table
+from ._dp_py import BP_LANES
 from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_strings
@@ -109,7 +110,7 @@ class _UnitIndex(LexiconIndex):
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
         nq, nw = len(queries), self.n_words
         rows = max(1, min(nq, _UNIT_CHUNK_ROWS))
-        cols = min(nw, max(1, _UNIT_CHUNK_CELLS // rows // 16) * 16)  # whole blocks of 16
+        cols = min(nw, max(1, _UNIT_CHUNK_CELLS // rows // BP_LANES) * BP_LANES)  # whole blocks
         buf = np.empty(rows * cols)  # reused: a fresh 16 MB would page-fault every chunk
         dist, ind = np.empty((nq, k)), np.empty((nq, k), dtype=np.int64)
         for r in range(0, nq, rows):
@@ -118,7 +119,7 @@ class _UnitIndex(LexiconIndex):
             for c in range(0, nw, cols):
                 D = buf[: len(part) * min(cols, nw - c)].reshape(len(part), -1)
                 self.kernel._pairwise_unit_table(
-                    part, *self.table, self.offsets, self.cps, c // 16, D, n_threads
+                    part, *self.table, self.offsets, self.cps, c // BP_LANES, D, n_threads
                 )
                 have = topk_update(D, c, dist[r : r + rows], ind[r : r + rows], have, n_threads)
         return dist, ind
