@@ -101,6 +101,9 @@ cdef class CostKernel:
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, yo,
                          const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
+    cdef _pairwise_rows(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
+                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
                         const cp_t[::1] xcp, const int64_t[::1] yoff, const cp_t[::1] ycp,
                         int n_threads)

@@ -63,6 +63,18 @@ cdef extern from "_lanes.h":
     int skc_simd_level() nogil
     int skc_set_simd_level(int level) nogil
 
+cdef extern from "_rows.h":
+    Py_ssize_t skc_rows_width(Py_ssize_t n) nogil
+    Py_ssize_t skc_rows_profile(const int32_t* gpot, Py_ssize_t n_ids, const int32_t* gdele,
+                                const int32_t* gins, const int32_t* aid, const cp_t* acp,
+                                Py_ssize_t n, Py_ssize_t width, cp_t* extra,
+                                int32_t* prof) nogil
+    void skc_rows_run(const int32_t* prof, Py_ssize_t width, const int32_t* gins,
+                      Py_ssize_t n_ids, const cp_t* extra, Py_ssize_t n_extra,
+                      const int32_t* yid, const cp_t* ycp, const int64_t* co,
+                      const int64_t* wid, Py_ssize_t k0, Py_ssize_t k1, int64_t p,
+                      double step, int64_t* res, double* out) nogil
+
 cdef extern from "_unit.h":
     enum: SKC_BP_LANES
     enum: SKC_BP_LANE_BITS
@@ -144,6 +156,24 @@ def _set_grid(bint on):
     global GRID
     old = GRID
     GRID = on
+    return old
+
+
+# Few OCR strings against many truth strings on a grid take the rows kernel (_rows.h)
+# unless a test turns it off to compare it with the lanes.
+cdef bint ROWS = True
+# Up to this many OCR strings: beyond, the lanes' per-group profile is as fast and
+# sorting the truth strings by length pays off (benchmarks/rows_crossover.py).
+cdef Py_ssize_t ROWS_MAX_X = 16
+# Truth strings per work item of the rows kernel.
+cdef Py_ssize_t ROWS_CHUNK = 4096
+
+
+def _set_rows(bint on):
+    """Let few OCR strings on a grid take the rows kernel (True) or the lanes; returns the old value."""
+    global ROWS
+    old = ROWS
+    ROWS = on
     return old
 
 
@@ -384,6 +414,15 @@ cdef double dp_distance_grid(const Table* t, const int32_t* aid, const cp_t* acp
         prev = cur
         cur = tmp
     return <double> (prev[m] + p + q) * t.gstep
+
+
+cdef inline int64_t steps_sum(const int32_t* steps, const int32_t* ids, Py_ssize_t n) noexcept nogil:
+    """The sum of steps[ids[k]] over a string's ids: deleting (or inserting) all of it."""
+    cdef int64_t total = 0
+    cdef Py_ssize_t k
+    for k in range(n):
+        total += steps[ids[k]]
+    return total
 
 
 cdef double pair_distance(const Table* t, bint unit, const int32_t* aid, const cp_t* acp,
@@ -770,6 +809,8 @@ cdef class CostKernel:
         yo, yi, yc = self._encode_list(Y, "Y", not unit)
         if unit:
             self._pairwise_unit(out, xo, xc, yo, yc, n_threads)
+        elif self._rows_fit(xo, yo):
+            self._pairwise_rows(out, xo, xi, xc, yo, yi, yc, n_threads)
         elif self.t.dense != NULL:
             self._pairwise_lanes(out, xo, xi, xc, yo, yi, yc, n_threads)
         else:
@@ -1027,6 +1068,82 @@ cdef class CostKernel:
             raise MemoryError("could not allocate DP rows")
         if np.any(order != cols_arr[:ny]):
             self._unsort_columns(vout, vorder, n_threads)
+
+    def _rows_fit(self, xoff, yoff):
+        """Whether ``pairwise`` runs the rows kernel: costs on a grid (see _grid_fits), few
+        OCR strings, none longer than the kernel takes (32 characters with AVX2)."""
+        if not ROWS or xoff.shape[0] - 1 > ROWS_MAX_X or not self._grid_fits(xoff, yoff):
+            return False
+        return skc_rows_width(int(np.diff(xoff).max())) > 0
+
+    cdef _pairwise_rows(self, double[:, ::1] vout, const int64_t[::1] xoff,
+                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
+                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+        """Few OCR strings against many truth strings: each OCR string's characters in the
+        lanes, the truth strings read in order (_rows.h).  A work item is (OCR string,
+        chunk of ROWS_CHUNK truth strings); empty truth strings cost deleting the OCR string.
+        """
+        cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
+        empty = np.diff(yo) == 0
+        wid_arr = None
+        co_arr = yo
+        if empty.any():
+            wid_arr = np.flatnonzero(~empty).astype(np.int64)
+            co_arr = np.append(yo[wid_arr], yo[ny])
+        cdef const int64_t[::1] co = co_arr
+        cdef const int64_t[::1] wid = wid_arr
+        cdef const int64_t* pwid = &wid[0] if wid_arr is not None and wid_arr.shape[0] else NULL
+        cdef Py_ssize_t nk = co_arr.shape[0] - 1
+        cdef Py_ssize_t nchunks = (nk + ROWS_CHUNK - 1) // ROWS_CHUNK
+        cdef Py_ssize_t maxn = int(np.diff(xoff).max())
+        cdef Py_ssize_t maxw = skc_rows_width(maxn)
+        step, _, iins, idele, ipot = self._grid
+        cdef const int32_t[::1] gins = iins
+        cdef const int32_t[::1] gdele = idele
+        cdef const int32_t[:, ::1] gpot = ipot
+        cdef Table* t = &self.t
+        cdef double gstep = step
+        cdef Py_ssize_t item, i, c, n, width = 0, failed = 0
+        cdef int64_t p = 0
+        cdef Py_ssize_t* loaded
+        cdef int32_t* prof
+        cdef cp_t* extra
+        cdef int64_t* res
+        cdef void* prof_raw
+        for i in range(nx if wid_arr is not None else 0):
+            np.asarray(vout)[i, empty] = steps_sum(&gdele[0], &xid[xoff[i]], xoff[i + 1] - xoff[i]) * gstep
+        with nogil, parallel(num_threads=n_threads):
+            prof_raw = malloc((t.n + maxn) * maxw * sizeof(int32_t) + SKC_ALIGN_SLACK)
+            prof = <int32_t*> skc_align64(prof_raw)
+            extra = <cp_t*> malloc((maxn + 1) * sizeof(cp_t))
+            res = <int64_t*> malloc(ROWS_CHUNK * sizeof(int64_t))
+            loaded = <Py_ssize_t*> malloc(2 * sizeof(Py_ssize_t))  # OCR string, n_extra
+            if loaded != NULL:
+                loaded[0] = -1
+            for item in prange(nx * nchunks, schedule="dynamic", chunksize=1):
+                i = item // nchunks
+                c = item - i * nchunks
+                if prof == NULL or extra == NULL or res == NULL or loaded == NULL:
+                    failed += 1
+                    continue
+                n = xoff[i + 1] - xoff[i]
+                # Every thread's first item of an OCR string builds its profile (a few KiB).
+                width = skc_rows_width(n)
+                if loaded[0] != i:
+                    loaded[1] = skc_rows_profile(&gpot[0, 0], t.n, &gdele[0], &gins[0],
+                                                 &xid[xoff[i]], &xcp[xoff[i]], n, width,
+                                                 extra, prof)
+                    loaded[0] = i
+                p = steps_sum(&gdele[0], &xid[xoff[i]], n)
+                skc_rows_run(prof, width, &gins[0], t.n, extra, loaded[1], &yid[0], &ycp[0],
+                             &co[0], pwid, c * ROWS_CHUNK, min((c + 1) * ROWS_CHUNK, nk), p,
+                             gstep, res, &vout[i, 0])
+            free(prof_raw)
+            free(extra)
+            free(res)
+            free(loaded)
+        if failed:
+            raise MemoryError("could not allocate the rows kernel's profile")
 
     def _grid_fits(self, xoff, yoff):
         """Whether ``pairwise`` of strings at these offsets runs on the int32 lanes.

@@ -237,3 +237,72 @@ def test_estimator_resolution_survives_save_and_load(tmp_path):
 def test_estimator_refuses_a_resolution_that_is_no_power_of_two(bad):
     with pytest.raises((TypeError, ValueError), match="resolution"):
         EditCostEstimator(resolution=bad).fit(*PAIRS)
+
+
+# -- few OCR strings against many: the rows kernel (_rows.h) --------------------------------
+def lanes(kernel, X, Y, threads=1):
+    """The compiled kernel's answer through the lanes rather than the rows kernel."""
+    return with_switch(_dp._set_rows, False, kernel.pairwise, X, Y, threads)
+
+
+def takes_rows(kernel, X, Y):
+    return bool(kernel._rows_fit(*offsets(X, Y)))
+
+
+ocr = st.text(alphabet=st.sampled_from(LETTERS), max_size=32)  # 1, 2, 4 or 8 vectors of 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    grid_tables(),
+    st.lists(ocr, min_size=1, max_size=4),
+    st.lists(st.text(alphabet=st.sampled_from(LETTERS), max_size=12), min_size=1, max_size=60),
+    st.integers(1, 90),
+)
+def test_rows_kernel_equals_twin_and_lanes(case, X, Y, copies):
+    # Y * copies: up to 5,400 truth strings, past a work item's 4,096 (ROWS_CHUNK), so that
+    # items end mid-list and the interleaved strings of one item end at different words.
+    _, tables = case
+    compiled, twin = kernels(tables)
+    if compiled.unit:
+        return
+    Y = Y * copies
+    assert takes_rows(compiled, X, Y)
+    want = twin.pairwise(X, Y[: len(Y) // copies])
+    want = np.tile(want, (1, copies))
+    old = _dp.simd_level()
+    try:
+        for level in LEVELS:
+            _dp._set_simd_level(level)
+            for threads in (1, 2):
+                np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
+            np.testing.assert_array_equal(lanes(compiled, X, Y), want)
+    finally:
+        _dp._set_simd_level(old)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_rows_kernel_near_the_int32_limit(level):
+    # Costs up to 2 = 2**25 steps: 32 + 90 deletions and insertions are 122 * 2**24 steps,
+    # 95% of 2**31, still on the rows kernel.
+    fine = fine_grid()
+    X = ["x" * 32, "a" * 32, "ab" * 16, "", "b" * 5]
+    Y = ["y" * 90, "b" * 90, "", "ba" * 45, "a"]
+    assert takes_rows(fine, X, Y)
+    old = _dp._set_simd_level(level)
+    try:
+        want = np.array([[twin_distance(fine, x, y) for y in Y] for x in X])
+        assert want[0, 0] == 122.0
+        np.testing.assert_array_equal(fine.pairwise(X, Y), want)
+        np.testing.assert_array_equal(lanes(fine, X, Y), want)
+    finally:
+        _dp._set_simd_level(old)
+
+
+def test_rows_kernel_takes_only_few_short_ocr_strings():
+    kernel = fine_grid()
+    Y = ["ab", "ba"]
+    assert takes_rows(kernel, ["a" * 32] * 16, Y)
+    assert not takes_rows(kernel, ["a" * 33], Y)  # longer than 8 vectors of 4
+    assert not takes_rows(kernel, ["a"] * 17, Y)  # many: the lanes' profile pays off
+    assert not with_switch(_dp._set_grid, False, takes_rows, kernel, ["a"], Y)

@@ -1,0 +1,166 @@
+/* One OCR string against many truth strings (a lexicon), on costs on a grid: the OCR
+ * string's characters in the lanes (rows of the DP in a vector), the truth strings'
+ * characters one column at a time.
+ *
+ * The lanes kernel (_grid_body.h) puts truth strings in the lanes, so every cell gathers
+ * its substitution cost (each lane has its own truth character), and it groups the truth
+ * strings by length first: fine for many OCR strings against one group, slow for one.
+ * Here a column reads one row of the OCR string's profile (the costs of one truth
+ * character against every OCR character), a plain vector load, and the truth strings are
+ * read in order, as they are.  The price is the vertical moves: a running minimum down
+ * the lanes.  Costs in int32 grid steps with the potentials of _grid_body.h, so the
+ * results are exactly those of the other DPs.
+ */
+#ifndef SKOCRCOST_ROWS_H
+#define SKOCRCOST_ROWS_H
+
+#include "_lanes.h"
+
+/* Vectors of 4 lanes per column the kernel is compiled for: OCR strings of up to 32
+ * characters. */
+#define SKC_ROWS_MAX_NV 8
+
+/* The profile row of a truth character outside the alphabet: its own row if the OCR
+ * string has that character (a match), else row 0 (rare: a short linear search). */
+static inline ptrdiff_t skc_rows_extra(uint32_t cp, const uint32_t *extra, ptrdiff_t n_extra,
+                                       ptrdiff_t n_ids) {
+    ptrdiff_t k;
+    for (k = 0; k < n_extra; k++)
+        if (extra[k] == cp) return n_ids + k;
+    return 0;
+}
+
+/* Split words [k0, k1) (characters co[k0] .. co[k1]) into n_s runs of about equal
+ * characters, at word starts.  Stream s starts before its first word a (cw = &co[a], the
+ * end of word a - 1, its position co[a]), so that its first column opens word a. */
+static void skc_rows_streams(const int64_t *co, ptrdiff_t k0, ptrdiff_t k1, ptrdiff_t n_s,
+                             const int64_t **cw, ptrdiff_t *pos, ptrdiff_t *end) {
+    ptrdiff_t s, a = k0, lo, hi, mid;
+    for (s = 0; s < n_s; s++) {
+        const int64_t target = co[k0] + (co[k1] - co[k0]) * (s + 1) / n_s;
+        lo = a;
+        hi = k1; /* the first word starting at or after target */
+        while (lo < hi) {
+            mid = lo + (hi - lo) / 2;
+            if (co[mid] < target) lo = mid + 1;
+            else hi = mid;
+        }
+        if (s == n_s - 1) lo = k1;
+        cw[s] = co + a;
+        pos[s] = co[a];
+        end[s] = co[lo];
+        a = lo;
+    }
+}
+
+/* The profile of OCR string (aid, acp) of n characters, ``width`` lanes per column: row r
+ * holds sub - del - ins (the potentials of _grid_body.h) of a truth character of id r
+ * against each OCR character, the last in lane 0; lanes past n are 0.  Rows n_ids + k are
+ * the OCR string's own characters outside the alphabet, extra[k] (a match there costs no
+ * substitution); row 0 any other such character.  Returns the number of extra rows; the
+ * caller gives n_ids + n rows and n entries of ``extra``. */
+static ptrdiff_t skc_rows_profile(const int32_t *gpot, ptrdiff_t n_ids, const int32_t *gdele,
+                                  const int32_t *gins, const int32_t *aid, const uint32_t *acp,
+                                  ptrdiff_t n, ptrdiff_t width, uint32_t *extra,
+                                  int32_t *prof) {
+    ptrdiff_t n_extra = 0, r, k, i;
+    for (i = 0; i < n; i++) {
+        if (aid[i] != 0) continue;
+        for (k = 0; k < n_extra && extra[k] != acp[i]; k++) {
+        }
+        if (k == n_extra) extra[n_extra++] = acp[i];
+    }
+    for (r = 0; r < n_ids + n_extra; r++) {
+        int32_t *row = prof + r * width;
+        for (k = 0; k < width; k++) {
+            if (k >= n) {
+                row[k] = 0;
+                continue;
+            }
+            i = n - 1 - k;
+            if (r < n_ids) row[k] = gpot[aid[i] * n_ids + r];
+            else if (acp[i] == extra[r - n_ids]) row[k] = -(gdele[aid[i]] + gins[0]);
+            else row[k] = gpot[aid[i] * n_ids];
+        }
+    }
+    return n_extra;
+}
+
+#if defined(__clang__)
+#define SKC_SHUFFLE(t, a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define SKC_SHUFFLE(t, a, b, ...) __builtin_shuffle(a, b, (t){__VA_ARGS__})
+#endif
+
+/* Lanes down by k (lane j takes lane j + k), filled from the next vector.  Vectors of 4
+ * int32 even with AVX2: a shift within 128 bits takes one cycle, one across the halves of
+ * a 256-bit vector three, and the running minimum down a column is a chain of shifts. */
+#define SKC_DOWN(x, hi, k)                                                                   \
+    ((k) == 1 ? SKC_SHUFFLE(skc_i4, x, hi, 1, 2, 3, 4) : SKC_SHUFFLE(skc_i4, x, hi, 2, 3, 4, 5))
+#define SKC_BCAST0(x) SKC_SHUFFLE(skc_i4, x, x, 0, 0, 0, 0)
+#define SKC_VT skc_i4
+#define SKC_VW 4
+
+/* One set of instances per target (_rows_set.h). */
+#define SKC_ATTR
+#define SKC_MIN skc_min_i4
+#define SKC_SET(nv) SKC_CAT(skc_rows_generic_, nv)
+#include "_rows_set.h"
+#undef SKC_SET
+#undef SKC_ATTR
+#undef SKC_MIN
+
+#ifdef SKC_HAVE_AVX2_CLONE
+#define SKC_ATTR __attribute__((target("avx2")))
+#define SKC_MIN(y, x) ((skc_i4)_mm_min_epi32((__m128i)(y), (__m128i)(x)))
+#define SKC_SET(nv) SKC_CAT(skc_rows_avx2_, nv)
+#include "_rows_set.h"
+#undef SKC_SET
+#undef SKC_ATTR
+#undef SKC_MIN
+#endif
+#undef SKC_VT
+#undef SKC_VW
+
+/* Lanes per column for an OCR string of n characters: the fewest vectors that hold it
+ * (1, 2, 4 or 8), or 0 if it is longer than the kernel takes. */
+static ptrdiff_t skc_rows_width(ptrdiff_t n) {
+    ptrdiff_t nv = 1;
+    while (nv * 4 < n) nv *= 2;
+    return nv <= SKC_ROWS_MAX_NV ? nv * 4 : 0;
+}
+
+/* out[wid[k]] (out[k] without wid) for words k0 <= k < k1 of the truth strings, whose
+ * characters are yid/ycp[co[k] .. co[k + 1]) (none empty), against the OCR string whose
+ * profile (skc_rows_profile, ``width`` from skc_rows_width) and P (the cost of deleting it,
+ * in steps) are given.  Each distance is written as its number of steps times ``step``.
+ * ``res`` holds k1 - k0 int64. */
+static void skc_rows_run(const int32_t *prof, ptrdiff_t width, const int32_t *gins,
+                         ptrdiff_t n_ids, const uint32_t *extra, ptrdiff_t n_extra,
+                         const int32_t *yid, const uint32_t *ycp, const int64_t *co,
+                         const int64_t *wid, ptrdiff_t k0, ptrdiff_t k1, int64_t p,
+                         double step, int64_t *res, double *out) {
+    ptrdiff_t k;
+#define SKC_ROWS_CALL(level)                                                                 \
+    do {                                                                                     \
+        if (width == 4)                                                                      \
+            skc_rows_##level##_1(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+        else if (width == 8)                                                                 \
+            skc_rows_##level##_2(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+        else if (width == 16)                                                                \
+            skc_rows_##level##_4(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+        else                                                                                 \
+            skc_rows_##level##_8(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+    } while (0)
+#ifdef SKC_HAVE_AVX2_CLONE
+    if (skc_simd_level() == 1)
+        SKC_ROWS_CALL(avx2);
+    else
+#endif
+        SKC_ROWS_CALL(generic);
+#undef SKC_ROWS_CALL
+    for (k = k0; k < k1; k++)
+        out[wid ? wid[k] : k] = (double)(p + *(const int32_t *)&res[k - k0]) * step;
+}
+
+#endif
