@@ -9,7 +9,8 @@ i.   single ``distance`` calls on 200,000 random token pairs (5-12 characters,
      60-character alphabet) with a dense learned-style cost table, also set
      against the issue's reference point, the leanest Python-callable Cython
      DP (``lean_dp.pyx``, compiled on the spot with pyximport);
-ii.  one query against the ~104k-word SCOWL lexicon (top 10);
+ii.  one query against the ~104k-word SCOWL lexicon (top 10), also with the
+     learned costs rounded up to a grid of 2^-16 (the rows kernel);
 iii. a 2000 x 2000 ``pairwise`` on such tokens, also with those costs rounded up
      to a grid of 2^-16 and with whole-number weights (2, 2, 3), which run on
      int32 lanes;
@@ -511,6 +512,28 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
         c,
         w,
         ours=True,
+    )
+    # Costs on a grid: one query runs the rows kernel (the query's characters in the lanes).
+    grid = on_grid(metric)
+    c, w, D_grid = timed(lambda: [grid.pairwise([q], words)[0] for q in queries[:nq]], 1)
+    tab.add(
+        "ii",
+        "skocrcost pairwise([query], words) + top 10",
+        GRID_COSTS,
+        nq,
+        "queries",
+        c,
+        w,
+        ours=True,
+        short="pairwise, grid",
+    )
+    lanes = _dp._set_rows(False)
+    try:
+        D_grid_lanes = [grid.pairwise([q], words)[0] for q in queries[:nq]]
+    finally:
+        _dp._set_rows(lanes)
+    checks.setdefault("ii", {})["grid_rows_kernel_equal_lanes"] = all(
+        np.array_equal(a, b) for a, b in zip(D_grid, D_grid_lanes, strict=True)
     )
     if EditDistanceNeighbors is not None:
         c, w, nn = timed(lambda: EditDistanceNeighbors(n_neighbors=k, metric=metric).fit(words), 1)
