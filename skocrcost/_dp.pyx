@@ -163,7 +163,8 @@ def _set_grid(bint on):
 # unless a test turns it off to compare it with the lanes.
 cdef bint ROWS = True
 # Up to this many OCR strings: beyond, the lanes' per-group profile is as fast and
-# sorting the truth strings by length pays off (benchmarks/rows_crossover.py).
+# sorting the truth strings by length pays off (measured: docs/performance.md, "One
+# query against a lexicon").
 cdef Py_ssize_t ROWS_MAX_X = 16
 # Truth strings per work item of the rows kernel.
 cdef Py_ssize_t ROWS_CHUNK = 4096
@@ -340,6 +341,15 @@ cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_
     return prev[m]
 
 
+cdef inline int64_t steps_sum(const int32_t* steps, const int32_t* ids, Py_ssize_t n) noexcept nogil:
+    """The sum of steps[ids[k]] over a string's ids: deleting (or inserting) all of it."""
+    cdef int64_t total = 0
+    cdef Py_ssize_t k
+    for k in range(n):
+        total += steps[ids[k]]
+    return total
+
+
 cdef double dp_distance_grid(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
                              const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
                              int32_t* work) noexcept nogil:
@@ -363,8 +373,7 @@ cdef double dp_distance_grid(const Table* t, const int32_t* aid, const cp_t* acp
     cdef int ia, bj
     for j in range(m + 1):
         prev[j] = 0
-    for j in range(m):
-        q += t.gins[bid[j]]
+    q = steps_sum(t.gins, bid, m)
     while i < n:
         ia = aid[i]
         dl = t.gdele[ia]
@@ -414,15 +423,6 @@ cdef double dp_distance_grid(const Table* t, const int32_t* aid, const cp_t* acp
         prev = cur
         cur = tmp
     return <double> (prev[m] + p + q) * t.gstep
-
-
-cdef inline int64_t steps_sum(const int32_t* steps, const int32_t* ids, Py_ssize_t n) noexcept nogil:
-    """The sum of steps[ids[k]] over a string's ids: deleting (or inserting) all of it."""
-    cdef int64_t total = 0
-    cdef Py_ssize_t k
-    for k in range(n):
-        total += steps[ids[k]]
-    return total
 
 
 cdef double pair_distance(const Table* t, bint unit, const int32_t* aid, const cp_t* acp,
@@ -1111,7 +1111,8 @@ cdef class CostKernel:
         cdef int64_t* res
         cdef void* prof_raw
         for i in range(nx if wid_arr is not None else 0):
-            np.asarray(vout)[i, empty] = steps_sum(&gdele[0], &xid[xoff[i]], xoff[i + 1] - xoff[i]) * gstep
+            p = steps_sum(&gdele[0], &xid[xoff[i]], xoff[i + 1] - xoff[i])
+            np.asarray(vout)[i, empty] = p * gstep
         with nogil, parallel(num_threads=n_threads):
             prof_raw = malloc((t.n + maxn) * maxw * sizeof(int32_t) + SKC_ALIGN_SLACK)
             prof = <int32_t*> skc_align64(prof_raw)
