@@ -8,11 +8,13 @@ import numpy as np
 from ._dp import _first_not_exact_str
 
 
-def check_strings(X, name="X", *, allow_empty=False):
+def check_strings(X, name="X", *, allow_empty=False, copy=True):
     """Return ``X`` as a list of ``str``; TypeError/ValueError naming ``name`` otherwise.
 
     Accepts a list, tuple, 1-D array or pandas Series of strings; a bare string
     is refused, since it would silently be read as a sequence of characters.
+    With ``copy=False`` a list of ``str`` comes back as it is (for callers that
+    only read it during the call: a copy of a 100k-word lexicon costs 0.5 ms).
     """
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of strings, not a single {type(X).__name__}")
@@ -26,7 +28,7 @@ def check_strings(X, name="X", *, allow_empty=False):
     elif hasattr(X, "to_numpy") and not isinstance(X, (list, tuple)):
         X = list(X.to_numpy())
     try:
-        X = list(X)
+        X = X if not copy and type(X) is list else list(X)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of strings, got {type(X).__name__}") from None
     if X and _first_not_exact_str(X) < 0:

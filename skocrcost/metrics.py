@@ -229,8 +229,8 @@ class WeightedLevenshtein(EditKernel):
         -------
         ndarray of float64, shape (len(X), len(Y))
         """
-        X = check_strings(X, "X", allow_empty=True)
-        Y = X if Y is None else check_strings(Y, "Y", allow_empty=True)
+        X = check_strings(X, "X", allow_empty=True, copy=False)
+        Y = X if Y is None else check_strings(Y, "Y", allow_empty=True, copy=False)
         return self._pairwise(X, Y, n_threads(n_jobs))
 
     def pairwise_chunked(self, X, Y=None, *, working_memory=None, n_jobs=None):

@@ -1548,3 +1548,15 @@ def test_combining_marks_stay_with_their_letter_in_correct():
     first, second = fixer.correct("cafe\u0301, e\u0301").split()
     assert first == "cafe\u0301,"  # a lexicon word, with its comma
     assert second in ("e\u0301", "the", "cow", "cafe\u0301")
+
+
+def test_check_strings_copies_unless_told_not_to():
+    from skocrcost._validation import check_strings
+
+    words = ["ab", "c", ""]
+    assert check_strings(words, allow_empty=True) == words
+    assert check_strings(words) is not words  # a fitted attribute must not follow the caller's list
+    assert check_strings(words, copy=False) is words  # pairwise only reads it during the call
+    assert check_strings(("ab", "c"), copy=False) == ["ab", "c"]
+    with pytest.raises(TypeError, match=r"Y must contain only strings; Y\[1\] is int"):
+        check_strings(["a", 1], "Y", copy=False)
