@@ -69,11 +69,11 @@ cdef extern from "_rows.h":
                                 const int32_t* gins, const int32_t* aid, const cp_t* acp,
                                 Py_ssize_t n, Py_ssize_t width, cp_t* extra,
                                 int32_t* prof) nogil
-    void skc_rows_run(const int32_t* prof, Py_ssize_t width, const int32_t* gins,
-                      Py_ssize_t n_ids, const cp_t* extra, Py_ssize_t n_extra,
-                      const int32_t* yid, const cp_t* ycp, const int64_t* co,
-                      const int64_t* wid, Py_ssize_t k0, Py_ssize_t k1, int64_t p,
-                      double step, int64_t* res, double* out) nogil
+    void skc_rows_run(const int32_t* prof, Py_ssize_t width, Py_ssize_t n_ids,
+                      const cp_t* extra, Py_ssize_t n_extra, const int32_t* yid,
+                      const cp_t* ycp, const int64_t* co, const int64_t* wid,
+                      Py_ssize_t k0, Py_ssize_t k1, int64_t p, double step, int64_t* res,
+                      double* out) nogil
 
 cdef extern from "_unit.h":
     enum: SKC_BP_LANES
@@ -1114,7 +1114,7 @@ cdef class CostKernel:
             p = steps_sum(&gdele[0], &xid[xoff[i]], xoff[i + 1] - xoff[i])
             np.asarray(vout)[i, empty] = p * gstep
         with nogil, parallel(num_threads=n_threads):
-            prof_raw = malloc((t.n + maxn) * maxw * sizeof(int32_t) + SKC_ALIGN_SLACK)
+            prof_raw = malloc((t.n + maxn) * (maxw + 4) * sizeof(int32_t) + SKC_ALIGN_SLACK)
             prof = <int32_t*> skc_align64(prof_raw)
             extra = <cp_t*> malloc((maxn + 1) * sizeof(cp_t))
             res = <int64_t*> malloc(ROWS_CHUNK * sizeof(int64_t))
@@ -1136,9 +1136,9 @@ cdef class CostKernel:
                                                  extra, prof)
                     loaded[0] = i
                 p = steps_sum(&gdele[0], &xid[xoff[i]], n)
-                skc_rows_run(prof, width, &gins[0], t.n, extra, loaded[1], &yid[0], &ycp[0],
-                             &co[0], pwid, c * ROWS_CHUNK, min((c + 1) * ROWS_CHUNK, nk), p,
-                             gstep, res, &vout[i, 0])
+                skc_rows_run(prof, width, t.n, extra, loaded[1], &yid[0], &ycp[0], &co[0],
+                             pwid, c * ROWS_CHUNK, min((c + 1) * ROWS_CHUNK, nk), p, gstep,
+                             res, &vout[i, 0])
             free(prof_raw)
             free(extra)
             free(res)

@@ -54,8 +54,9 @@ static void skc_rows_streams(const int64_t *co, ptrdiff_t k0, ptrdiff_t k1, ptrd
 }
 
 /* The profile of OCR string (aid, acp) of n characters, ``width`` lanes per column: row r
- * holds sub - del - ins (the potentials of _grid_body.h) of a truth character of id r
- * against each OCR character, the last in lane 0; lanes past n are 0.  Rows n_ids + k are
+ * (width + 4 int32) holds sub - del - ins (the potentials of _grid_body.h) of a truth
+ * character of id r against each OCR character, the last in lane 0, lanes past n 0, then
+ * that character's insertion cost 4 times (for the sum Q).  Rows n_ids + k are
  * the OCR string's own characters outside the alphabet, extra[k] (a match there costs no
  * substitution); row 0 any other such character.  Returns the number of extra rows; the
  * caller gives n_ids + n rows and n entries of ``extra``. */
@@ -71,7 +72,8 @@ static ptrdiff_t skc_rows_profile(const int32_t *gpot, ptrdiff_t n_ids, const in
         if (k == n_extra) extra[n_extra++] = acp[i];
     }
     for (r = 0; r < n_ids + n_extra; r++) {
-        int32_t *row = prof + r * width;
+        int32_t *row = prof + r * (width + 4);
+        for (k = 0; k < 4; k++) row[width + k] = gins[r < n_ids ? r : 0];
         for (k = 0; k < width; k++) {
             if (k >= n) {
                 row[k] = 0;
@@ -135,22 +137,22 @@ static ptrdiff_t skc_rows_width(ptrdiff_t n) {
  * profile (skc_rows_profile, ``width`` from skc_rows_width) and P (the cost of deleting it,
  * in steps) are given.  Each distance is written as its number of steps times ``step``.
  * ``res`` holds k1 - k0 int64. */
-static void skc_rows_run(const int32_t *prof, ptrdiff_t width, const int32_t *gins,
-                         ptrdiff_t n_ids, const uint32_t *extra, ptrdiff_t n_extra,
-                         const int32_t *yid, const uint32_t *ycp, const int64_t *co,
-                         const int64_t *wid, ptrdiff_t k0, ptrdiff_t k1, int64_t p,
-                         double step, int64_t *res, double *out) {
+static void skc_rows_run(const int32_t *prof, ptrdiff_t width, ptrdiff_t n_ids,
+                         const uint32_t *extra, ptrdiff_t n_extra, const int32_t *yid,
+                         const uint32_t *ycp, const int64_t *co, const int64_t *wid,
+                         ptrdiff_t k0, ptrdiff_t k1, int64_t p, double step, int64_t *res,
+                         double *out) {
     ptrdiff_t k;
 #define SKC_ROWS_CALL(level)                                                                 \
     do {                                                                                     \
         if (width == 4)                                                                      \
-            skc_rows_##level##_1(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+            skc_rows_##level##_1(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
         else if (width == 8)                                                                 \
-            skc_rows_##level##_2(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+            skc_rows_##level##_2(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
         else if (width == 16)                                                                \
-            skc_rows_##level##_4(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+            skc_rows_##level##_4(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
         else                                                                                 \
-            skc_rows_##level##_8(prof, gins, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+            skc_rows_##level##_8(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
     } while (0)
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1)
