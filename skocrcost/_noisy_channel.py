@@ -475,9 +475,12 @@ class NoisyChannelDecoder:
     Beyond word-for-word correction, three options change how much is trusted or
     rewritten, all scored in the same cost units:
 
-    * ``split_cost``: an out-of-lexicon word may be cut into two or three lexicon
-      words (a lost space, ``ofthe`` -> ``of the``) at this cost per cut, plus
-      each word's real-word prior and language-model score in context.
+    * ``split_cost``: an out-of-lexicon word may be cut into two or more lexicon
+      words (lost spaces, ``ofthe`` -> ``of the``, ``minerswhohearthesefew`` ->
+      ``miners who hear these few``) at this cost per cut, plus each word's
+      real-word prior and language-model score in context; the cuts of a word
+      are searched as the line is (by LM state, ``beam_width`` kept at each
+      position of the word).
     * ``join_cost``: two neighbouring tokens may become one word (a spurious space
       or a line-break hyphen, ``retu rned`` and ``pro- perty``) at this cost plus
       the joined word's score, against the two tokens' scores.  Across a space
@@ -514,6 +517,13 @@ class NoisyChannelDecoder:
         (``-ln P(variant) - ln P(o | w, variant)``, over ``Z``); None: off.
     variant_offset : float
         Added to every variant cost (cost units); inf: off.
+    mixed_case_prior : float in (0, 1) or None
+        The probability that a word the OCR wrote in mixed case (a capital after
+        a small letter, ``aU``, ``feU``, ``wTas``) is right as it is, lexicon
+        word or not: keeping it costs ``-ln mixed_case_prior``, changing it
+        ``-ln(1 - mixed_case_prior)`` plus the channel cost, in place of the
+        real-word prior or the rejection cost (OCR misreads ``ll`` as ``U``;
+        writers seldom mix cases).  None: such words are read like any other.
     beam_width : int
         Hypotheses kept after each word.
     seen_neighbors : fitted EditDistanceNeighbors or None
@@ -542,6 +552,7 @@ class NoisyChannelDecoder:
         recurrence_weight=0.0,
         variant_cost=None,
         variant_offset=math.inf,
+        mixed_case_prior=None,
         beam_width=8,
         seen_neighbors=None,
         metric=None,
@@ -564,6 +575,7 @@ class NoisyChannelDecoder:
         self.recurrence_weight = recurrence_weight
         self.variant_cost = variant_cost
         self.variant_offset = variant_offset
+        self.mixed_case_prior = mixed_case_prior
         self.beam_width = beam_width
         # The hypotheses' LM state: the last order - 1 words (None: the whole context).
         order = getattr(language_model, "order", None) if self._uses_lm() else 1
@@ -652,14 +664,15 @@ class NoisyChannelDecoder:
         best = np.min(self._variant_cache[o] + lm, axis=-1)
         return best + self.variant_offset - self._recurrence(o)
 
-    def _choose(self, o):
+    def _choose(self, o, mixed=False):
         """The one-word readings of the looked-up word ``o`` (:class:`_Readings`).
 
         Keeping ``o`` comes first, then its candidates (none at an infinite
         score).  The LM does not price keeping an out-of-lexicon word: the
         rejection cost is already the surprisal of a correct unknown word.
+        ``mixed``: ``o`` was written in mixed case (``mixed_case_prior``).
         """
-        readings = self._readings_cache.get(o)
+        readings = self._readings_cache.get((o, mixed))
         if readings is not None:
             return readings
         z = self.normaliser
@@ -668,7 +681,10 @@ class NoisyChannelDecoder:
         else:
             candidates, costs = self._cache[o]
             known = o in self.words
-            if known:
+            if mixed:
+                prior = self.mixed_case_prior
+                keep, change = -math.log(prior) / z, -math.log1p(-prior) / z
+            elif known:
                 prior = self.real_word_prior
                 keep = self._keep_known()
                 change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
@@ -689,17 +705,17 @@ class NoisyChannelDecoder:
             index=index,
             every=[w.lower() for w in words],
         )
-        self._readings_cache[o] = readings
+        self._readings_cache[o, mixed] = readings
         return readings
 
-    def _lm_scores(self, o, contexts):
+    def _lm_scores(self, o, contexts, mixed=False):
         """``lm_weight * -ln P_LM`` (cost units) of the readings of ``o`` after each context.
 
         Shape (len(contexts), number of readings).  The unweighted log-probabilities
         of every candidate are cached per (context, ``o``): they do not depend on
         the decoder's parameters, so decoders sharing ``_lm_cache`` share them.
         """
-        r = self._choose(o)
+        r = self._choose(o, mixed)
         out = np.zeros((len(contexts), len(r.scores)))
         if not self._uses_lm():
             return out
@@ -725,63 +741,65 @@ class NoisyChannelDecoder:
             cache.update(zip(missing, compute(missing), strict=True))
         return cache
 
-    def _split(self, o):
-        """Every cut of ``o`` into two or three lexicon words, with its context-free score.
+    def _pieces(self, o):
+        """For each start ``p`` of ``o``, the ends ``q`` of the lexicon words ``o[p:q]``.
 
-        A cut costs ``split_cost`` each, and each word its real-word prior; the
-        language model prices the words in context (:meth:`_cut_lm`).
+        A cut of ``o`` is a path of such words from its start to its end (any number
+        of them, at least two: ``o`` itself is no lexicon word when it is cut).
         """
-        words, cuts = self.words, []
-        for i in range(1, len(o)):
-            if o[:i] not in words:
+        words, n = self.words, len(o)
+        return [[q for q in range(p + 1, n + 1) if o[p:q] in words] for p in range(n)]
+
+    def _cut_score(self, n_parts):
+        """The context-free score of a cut into ``n_parts`` words: ``split_cost`` per cut
+        and each word's real-word prior (the LM prices the words in context)."""
+        return self.split_cost * (n_parts - 1) + self._keep_known() * n_parts
+
+    def _read_cuts(self, beam, o, where, extra):
+        """The hypotheses after reading ``o`` cut into lexicon words (:meth:`_pieces`).
+
+        A search along ``o`` as :meth:`_search` goes along a line: the hypotheses at
+        each position of ``o`` merge by LM state and are pruned to ``beam_width``, and
+        each goes on with every lexicon word starting there, for that word's prior and
+        LM score plus ``split_cost`` for every word after the first
+        (:meth:`_cut_score` summed along the path).  Returns ``[(score, state, back)]``.
+        """
+        pieces, n = self._pieces(o), len(o)
+        if not pieces or not pieces[0]:
+            return []
+        keep, weight = self._keep_known(), -self.lm_weight / self.normaliser
+        at = [{} for _ in range(n + 1)]  # {state: (score, parts so far, beam's back)}
+        for s, state, back in beam:
+            old = at[0].get(state)
+            if old is None or s + extra < old[0]:
+                at[0][state] = (s + extra, (), back)
+        for p in range(n):
+            if not at[p] or not pieces[p]:
                 continue
-            rest = o[i:]
-            if rest in words:
-                cuts.append((o[:i], rest))
-            cuts += [
-                (o[:i], rest[:j], rest[j:])
-                for j in range(1, len(rest))
-                if rest[:j] in words and rest[j:] in words
-            ]
-        keep = self._keep_known()
-        return [(parts, self.split_cost * (len(parts) - 1) + keep * len(parts)) for parts in cuts]
-
-    def _cut_lm(self, cuts, contexts):
-        """``lm_weight * -ln P_LM`` of each cut's words read one after the other, after each
-        context, and the LM state after them: ``[[(score, state) per cut] per context]``.
-
-        Each (context, word) look-up is cached; the missing ones are made at once.
-        """
-        steps = []
-        for context in contexts:
-            for parts, _ in cuts:
-                state = context
-                for w in parts:
-                    steps.append((state, w.lower()))
-                    state = self._shift(state, w.lower())
-        if not self._uses_lm():
-            values = [0.0] * len(steps)
-        else:
-            # (context, word, None): a word of its own, not a looked-up word's readings
-            cache = self._cached_lm(
-                [(c, w, None) for c, w in steps],
-                lambda missing: self._log_probability_pairs(
-                    [w for _, w, _ in missing], [c for c, _, _ in missing]
-                ).tolist(),
-            )
-            weight = -self.lm_weight / self.normaliser
-            values = [weight * cache[c, w, None] for c, w in steps]
-        out, it = [], iter(zip(steps, values, strict=True))
-        for _ in contexts:
-            row = []
-            for parts, _ in cuts:
-                total = 0.0
-                for _ in parts:
-                    (state, w), v = next(it)
-                    total += v
-                row.append((total, self._shift(state, w)))
-            out.append(row)
-        return out
+            hyps = sorted(at[p].items(), key=lambda h: h[1][0])[: self.beam_width]
+            ends = pieces[p]
+            steps = [(state, o[p:q]) for state, _ in hyps for q in ends]
+            if self._uses_lm():
+                # (context, word, None): a word of its own, not a looked-up word's readings
+                cache = self._cached_lm(
+                    [(c, w, None) for c, w in steps],
+                    lambda missing: self._log_probability_pairs(
+                        [w for _, w, _ in missing], [c for c, _, _ in missing]
+                    ).tolist(),
+                )
+                lm = [weight * cache[c, w, None] for c, w in steps]
+            else:
+                lm = [0.0] * len(steps)
+            cost = keep + (self.split_cost if p else 0.0)
+            it = iter(lm)
+            for state, (s, parts, back) in hyps:
+                for q in ends:
+                    v = s + cost + next(it)
+                    after = self._shift(state, o[p:q])
+                    old = at[q].get(after)
+                    if old is None or v < old[0]:
+                        at[q][after] = (v, (*parts, o[p:q]), back)
+        return [(s, state, (back, where, parts)) for state, (s, parts, back) in at[n].items()]
 
     def _shift(self, context, word):
         """The LM state after ``word``: the last ``context_size`` words."""
@@ -804,18 +822,28 @@ class NoisyChannelDecoder:
         return word in self.words or word.replace("-", "") in self.words
 
     def _slots(self, token):
-        """The words of a token: ``(piece index, looked-up word, correctable)`` each."""
+        """The words of a token: ``(piece index, looked-up word, correctable, mixed)``
+        each; ``mixed``: written in mixed case and priced by ``mixed_case_prior``."""
         pieces = split_core(split_token(token)[1])
         whole = len(pieces) > 1 and self._hyphenated_word("".join(pieces))
         return [
-            (j, self._key(p), correctable(p) and not whole)
+            (j, self._key(p), correctable(p) and not whole, self._mixed(p))
             for j, p in enumerate(pieces)
             if j % 2 == 0 and p
         ]
 
+    def _mixed(self, word):
+        """Whether ``word`` (as written) gets the ``mixed_case_prior``: a mixed-case
+        word, unless the lexicon has it so."""
+        return (
+            self.mixed_case_prior is not None
+            and word not in self.words
+            and case_pattern(word) == "mixed"
+        )
+
     def _words(self, token):
         """The correctable words of a token, as looked up."""
-        return (o for _, o, fix in self._slots(token) if fix)
+        return (o for _, o, fix, _ in self._slots(token) if fix)
 
     def _joinable(self, a, b):
         """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined, else None.
@@ -912,34 +940,35 @@ class NoisyChannelDecoder:
 
     def _through_token(self, beam, i, token):
         """The hypotheses after reading every word of token ``i``, each step pruned."""
-        for j, o, fix in self._slots(token):
+        for j, o, fix, mixed in self._slots(token):
             if fix:
-                beam = self._read(beam, o, (i, j), 0.0)
+                beam = self._read(beam, o, (i, j), 0.0, mixed)
             else:  # a number or a word left alone: context only
                 step = {}
                 self._merge(step, ((s, self._shift(c, o.lower()), b) for s, c, b in beam))
                 beam = self._best(step)
         return beam
 
-    def _read(self, beam, o, where, extra):
+    def _read(self, beam, o, where, extra, mixed=False):
         """The hypotheses after reading the looked-up word ``o`` at ``where``.
 
         Each hypothesis goes on with each reading of ``o`` (one word, or a cut
-        when ``split_cost`` allows it), the reading costing ``extra`` more.
+        when ``split_cost`` allows it), the reading costing ``extra`` more;
+        ``mixed``: ``o`` was written in mixed case.
         """
-        r = self._choose(o)
-        cuts = (
-            self._split(o)
-            if self.split_cost is not None
+        r = self._choose(o, mixed)
+        cut = (
+            self.split_cost is not None
             and where[1] is not None
             and o not in self.words
             and o.isalpha()
-            else ()
         )
         start = np.array([s for s, _, _ in beam]) + extra
-        lm = self._lm_scores(o, [c for _, c, _ in beam])
+        lm = self._lm_scores(o, [c for _, c, _ in beam], mixed)
         total = start[:, None] + r.scores + lm
-        if not r.priced[0]:  # an out-of-lexicon word: kept as a variant of a candidate?
+        # An out-of-lexicon word: kept as a variant of a candidate?  (The prior of a word
+        # in mixed case is already that of its being right as written.)
+        if not (r.priced[0] or mixed):
             variant = self._keep_variant(o, r.words[1:], lm[:, 1:])
             total[:, 0] = np.minimum(total[:, 0], start + variant)
         # Only a hypothesis's beam_width best readings can survive the pruning.
@@ -949,15 +978,12 @@ class NoisyChannelDecoder:
             total = np.take_along_axis(total, top, axis=1)
         else:
             top = np.broadcast_to(np.arange(total.shape[1]), total.shape)
-        cut_lm = self._cut_lm(cuts, [c for _, c, _ in beam]) if cuts else [()] * len(beam)
         step = {}
-        for (s, context, back), ks, values, lms in zip(
-            beam, top.tolist(), total.tolist(), cut_lm, strict=True
-        ):
+        for (_, context, back), ks, values in zip(beam, top.tolist(), total.tolist(), strict=True):
             for k, v in zip(ks, values, strict=True):
                 self._offer(step, v, self._shift(context, r.lower[k]), (back, where, (r.words[k],)))
-            for (parts, score), (lm, state) in zip(cuts, lms, strict=True):
-                self._offer(step, s + extra + score + lm, state, (back, where, parts))
+        if cut:
+            self._merge(step, self._read_cuts(beam, o, where, extra))
         return self._best(step)
 
     def _output(self, tokens, back):
@@ -977,7 +1003,7 @@ class NoisyChannelDecoder:
                 out[i + 1] = ""
             elif i == 0 or (i - 1, None) not in chosen:  # not the second of a joined pair
                 pieces = split_core(core)
-                for j, o, _ in self._slots(token):
+                for j, o, _, _ in self._slots(token):
                     reading = chosen.get((i, j))
                     if reading is None or reading == (o,):
                         continue

@@ -17,6 +17,7 @@ from ._costs import check_flag
 from ._noisy_channel import (
     NoisyChannelDecoder,
     SurfaceRules,
+    case_pattern,
     correctable,
     lm_sentence,
     training_words,
@@ -119,8 +120,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``-ln(prior)``, replacing it ``-ln(1 - prior)`` nats; 1 never replaces it.
     split_cost : float or None, default=None
         In :meth:`correct` and :meth:`predict` on sequences, the nats of each cut
-        when an out-of-lexicon word is read as two or three lexicon words (a lost
-        space: ``ofthe`` -> ``of the``, ``SirRobert`` -> ``Sir Robert``); the
+        when an out-of-lexicon word is read as two or more lexicon words (lost
+        spaces: ``ofthe`` -> ``of the``, ``SirRobert`` -> ``Sir Robert``); the
         cut wins when its cost plus each word's real-word prior and language-model
         surprisal beats the best single word.  None never cuts.
     join_cost : float or None, default=None
@@ -202,6 +203,15 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         truth tokens that are such variants) and ``variants_.surprisal(x,
         words)`` ``Z_v * cost_v(x, w) - ln P(variant)`` for each ``w``.  None
         when no truth word gives a pair (then ``variant_weight`` changes nothing).
+    mixed_case_prior_ : float
+        The share of the training words the OCR wrote in mixed case (a capital
+        after a small letter, ``aU``; lexicon words as listed aside) that are
+        right as written, smoothed as ``(right + 1) / (n + 2)``: the decoder of
+        :meth:`correct` and of sequences in :meth:`predict` keeps such a word
+        at ``-ln mixed_case_prior_`` and changes it at ``-ln(1 -
+        mixed_case_prior_)`` plus the channel cost, whatever the lexicon says
+        of its lower-cased form (``aU`` for ``all`` reads as the lexicon word
+        ``au``, yet 0 of 172 such OCR words of ICDAR 2017 are right).
     surface_rules_ : object
         What the punctuation and case of an OCR word stand for, learned from
         the training pairs whose cores agree ignoring case
@@ -370,6 +380,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
                     "X has no pair of words to learn from (tokens without a word, or "
                     "only split and merged words); at least one is needed"
                 )
+            mixed_case_prior = _mixed_case_prior(X, y, in_lexicon)
             if lexicon is not None:
                 # Each word as correct() looks it up: lower-cased unless a lexicon word,
                 # so the channel learns misread letters, not capitals.
@@ -377,6 +388,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         else:
             X, y = check_pairs(X, y)
             X_seq, y_seq = [X], [y]  # flat tokens: one running text
+            mixed_case_prior = _mixed_case_prior(X, y, in_lexicon)
         truth_counts = Counter(y)
         if lexicon is None:
             # Most frequent first (ties: first seen), the tie-break convention.
@@ -414,6 +426,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.spelling_ = spelling
         self.variants_ = variants
         self.surface_rules_ = surface
+        self.mixed_case_prior_ = mixed_case_prior
         self.scale_ = scale
         return self
 
@@ -632,6 +645,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             variant_cost=variant if self.variants_ is not None else None,
             variant_offset=offset / scale,
             beam_width=int(self.beam_width),
+            mixed_case_prior=self.mixed_case_prior_,
             surface=self._surface(),
             **self._candidate_indexes_,
         )
@@ -664,6 +678,18 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             return float(np.mean([h == t for h, t in zip(hyp, truth, strict=True)]))
         X, y = check_pairs(X, y)
         return float(np.mean(self.predict(X) == np.array(y, dtype=object)))
+
+
+def _mixed_case_prior(ocr_words, truth_words, lexicon):
+    """The smoothed share of the OCR words in mixed case (as the decoder's ``_mixed``
+    reads them: not a ``lexicon`` word as listed) that are their truth word."""
+    lexicon = lexicon or ()
+    right = n = 0
+    for o, t in zip(ocr_words, truth_words, strict=True):
+        if o not in lexicon and case_pattern(o) == "mixed":
+            n += 1
+            right += o == t
+    return (right + 1) / (n + 2)
 
 
 def _is_sequences(X):

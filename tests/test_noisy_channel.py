@@ -259,6 +259,16 @@ def test_a_merged_word_is_cut_into_lexicon_words_when_the_lm_favours_it():
     )
     cut.correct_lines(["ofthe"])  # fetches the candidates
     assert cut._search(["ofthe"]) == (["of the"], pytest.approx(expected))
+    # A word merged from four or more is cut into as many: each cut costs the same,
+    # the path through the word is searched as the line is.
+    long = decoder(lexicon, truth, reject_cost=9.0, split_cost=0.5)
+    assert long.correct_lines(["TheBookSirrobertof the"]) == ["The Book Sir robert of the"]
+    words = ["the", "book", "sir", "robert", "of"]
+    expected, context = 4 * 0.5 - 5 * math.log(0.99), ["<s>"]
+    for w in words:
+        expected -= lm.log_probability(w, context[-1:])
+        context.append(w)
+    assert long._search(["thebooksirrobertof"]) == ([" ".join(words)], pytest.approx(expected))
     # An expensive cut, or a lexicon word, is never cut.
     assert decoder(lexicon, truth, reject_cost=5.0, split_cost=20.0).correct_lines(lines) == [
         "the book, SirRobert THE"
@@ -298,6 +308,27 @@ def test_a_recurring_unknown_spelling_is_kept_and_a_one_off_is_corrected():
     assert cache.correct_lines(text) == ["I haue the book", "we haue", "Haue we", "I have"]
     # The count is over the text being corrected: alone, "haue" is corrected.
     assert cache.correct_lines(["I haue"]) == ["I have"]
+
+
+def test_a_word_in_mixed_case_is_priced_by_the_mixed_case_prior():
+    lexicon = ["all", "au", "is", "well", "pair"]
+    truth = [*TRUTH, *["all is well"] * 3, "au pair"]
+    lines = ["aU is well", "au is well", "aU is weU"]
+    # Read as the lexicon word "au" (prior 0.99), "aU" stays; "weU" is no lexicon word
+    # and keeping it (2) is cheaper than two edits.
+    plain = decoder(lexicon, truth, reject_cost=2.0)
+    assert plain.correct_lines(lines) == lines
+    # Written in mixed case, keeping costs -ln 0.01 = 4.6 nats, lexicon word or not,
+    # changing -ln 0.99 plus the edits: "aU" and "weU" become "all" and "well", the
+    # same word in lower case stays.
+    mixed = decoder(lexicon, truth, reject_cost=2.0, mixed_case_prior=0.01)
+    assert mixed.correct_lines(lines) == ["all is well", "au is well", "all is well"]
+    mixed.correct_lines(["aU"])
+    lm = mixed.language_model
+    expected = -math.log(0.99) + 2.0 - lm.log_probability("all", ["<s>"])
+    assert mixed._search(["aU"]) == (["all"], pytest.approx(expected))
+    # Mixed case in the lexicon as written is that word.
+    assert decoder(["aU", *lexicon], truth, mixed_case_prior=0.01).correct_lines(["aU"]) == ["aU"]
 
 
 def _best_reading(dec, o, context):
@@ -510,6 +541,23 @@ def _toy_corrector():
     )
 
 
+def test_the_corrector_learns_how_often_a_word_in_mixed_case_is_right():
+    ocr, truth = _sequences()
+    # "bIs" for "his" twice, "McKay" right once: mixed case is right 1 time in 3.
+    ocr += [["in", "bIs", "house"], ["bIs", "book"], ["McKay"]]
+    truth += [["in", "his", "house"], ["his", "book"], ["McKay"]]
+    fixer = _toy_corrector().fit(ocr, truth)
+    assert fixer.mixed_case_prior_ == pytest.approx((1 + 1) / (3 + 2))
+    assert fixer._decoder().mixed_case_prior == fixer.mixed_case_prior_
+    # "bis" is a lexicon word (kept at a prior of 0.999); written "bIs" it is read at
+    # the learned prior and corrected to "his" in context.
+    fixer.set_params(real_word_prior=0.999)
+    assert fixer.correct("in bis house") == "in bis house"
+    assert fixer.correct("in bIs house") == "in his house"
+    # Without mixed case in training, the prior is 1/2.
+    assert _toy_corrector().fit(*_sequences()).mixed_case_prior_ == 0.5
+
+
 def test_ocr_corrector_corrects_running_text_with_the_language_model():
     from skocrcost import OCRCorrector
 
@@ -678,7 +726,9 @@ def test_the_search_judges_a_word_by_the_words_after_it_where_greedy_cannot():
 def _brute_force(dec, tokens):
     """Every path through the readings of a line, scored from scratch: ``{output: score}``.
 
-    The readings (``_choose``, ``_split``, ``_joinable``) are the decoder's; the search,
+    The readings (``_choose``, ``_pieces``, ``_joinable``) are the decoder's; every cut
+    is a path of ``_pieces`` from the word's start to its end scored by ``_cut_score``
+    (enumerated here, searched by the decoder); the search,
     its state merging, pruning and bookkeeping are not used, and the language model is
     asked directly (no cache).
     """
@@ -687,22 +737,23 @@ def _brute_force(dec, tokens):
     def lm_cost(word, context):
         return -w * lm.log_probability(word.lower(), list(context)) / z if w else 0.0
 
-    def word_options(o, cuts):
-        r = dec._choose(o)
+    def word_options(o, cuts, mixed=False):
+        r = dec._choose(o, mixed)
         for word, score, priced in zip(r.words, r.scores, r.priced, strict=True):
             yield (word,), [(word, priced)], float(score)
         if cuts and dec.split_cost is not None and o not in dec.words and o.isalpha():
-            for parts, score in dec._split(o):
-                yield parts, [(p, True) for p in parts], score
+            for parts in _cuts(o, dec._pieces(o)):
+                yield parts, [(p, True) for p in parts], dec._cut_score(len(parts))
 
     def paths(i):  # (back chain, LM-scored words, channel score) of tokens i..
         if i == len(tokens):
             yield None, [], 0.0
             return
         options = [[(None, [], 0.0)]]
-        for j, o, fix in dec._slots(tokens[i]):
+        for j, o, fix, mixed in dec._slots(tokens[i]):
             if fix:
-                options.append([((i, j), words, s, r) for r, words, s in word_options(o, True)])
+                readings = word_options(o, True, mixed)
+                options.append([((i, j), words, s, r) for r, words, s in readings])
             else:
                 options.append([(None, [(o.lower(), False)], 0.0, None)])
         for combo in itertools.product(*options[1:]):
@@ -733,6 +784,15 @@ def _brute_force(dec, tokens):
     return out
 
 
+def _cuts(o, pieces, start=0):
+    """Every way of reading ``o[start:]`` as a path of ``pieces`` (lexicon words)."""
+    if start == len(o):
+        yield ()
+    for end in pieces[start] if start < len(o) else ():
+        for rest in _cuts(o, pieces, end):
+            yield (o[start:end], *rest)
+
+
 def _chain(rest, readings):
     """The decoder's back chain (oldest reading deepest) of ``readings`` then ``rest``."""
     back = None
@@ -758,19 +818,22 @@ LEXICON = ["ab", "ba", "abc", "cab", "a", "bc", "aab", "c", "cc"]
     split=st.sampled_from([None, 0.0, 1.0]),
     join=st.sampled_from([None, 0.0, 1.5]),
     lm_weight=st.sampled_from([0.0, 1.0, 2.5]),
+    mixed=st.sampled_from([None, 0.2]),
 )
 def test_the_search_finds_the_cheapest_path_of_an_exhaustive_enumeration(
-    data, order, prior, split, join, lm_weight
+    data, order, prior, split, join, lm_weight, mixed
 ):
     words = st.sampled_from(LEXICON)
     corpus = data.draw(st.lists(st.lists(words, min_size=1, max_size=4), min_size=1, max_size=6))
-    merged = st.lists(words, min_size=2, max_size=3).map("".join)  # cut when split_cost allows
+    merged = st.lists(words, min_size=2, max_size=4).map("".join)  # cut when split_cost allows
     halves = st.sampled_from(["ca-", "aa-", "b", "bc", "x"])  # joined when join_cost allows
-    token = st.one_of(words, merged, halves, st.text("abcx-,", min_size=1, max_size=5))
+    cased = st.sampled_from(["aB", "cAb", "xA", "Ab"])  # mixed case but "Ab"
+    token = st.one_of(words, merged, halves, cased, st.text("abcx-,", min_size=1, max_size=5))
     tokens = data.draw(st.lists(token, min_size=1, max_size=4))
     nn = EditDistanceNeighbors(metric=WeightedLevenshtein({("a", "b"): 0.4})).fit(LEXICON)
     lm = KatzBackoffLM(order=order, discount=0.5).fit(corpus)
     params = dict(real_word_prior=prior, split_cost=split, join_cost=join, lm_weight=lm_weight)
+    params["mixed_case_prior"] = mixed
     dec = NoisyChannelDecoder(nn, 1.3, lm, n_candidates=3, reject_cost=1.7, **params)
     dec.correct_tokens([tokens])  # fetches the candidates, counts the words
     truth = _brute_force(dec, tokens)
