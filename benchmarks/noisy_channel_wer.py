@@ -1,10 +1,17 @@
 """End-to-end word error rate of noisy-channel correction on held-out real OCR lines.
 
-    python benchmarks/noisy_channel_wer.py [n_test [corpus]]
+    python benchmarks/noisy_channel_wer.py [n_test [corpus [protocol]]]
 
 For BLN600 (train.lines.tsv) and ICDAR 2017 (lines.tsv), or the one corpus
-named: the last ``n_test`` lines (default 1000) are held out, the ``TUNE``
-lines before them tune the decoding parameters of ``GRID`` by WER (coordinate
+named: the last ``n_test`` lines (default 1000) are held out, ``TUNE`` lines
+tune the decoding parameters of ``GRID`` by WER and the rest train.  Protocol
+``blocks`` (the default): the tuning lines are ``TUNE / BLOCK`` blocks of
+``BLOCK`` consecutive lines, one at a seeded random place in each of as many
+equal stretches of the lines before the held-out ones (a sample of the whole
+collection: its books and papers come in runs), and the ``GUARD`` lines just
+before the held-out ones are left out of both (they may be the held-out
+lines' own document); protocol ``tail``: the ``TUNE`` lines just before the
+held-out ones tune.  The parameters are tuned by (coordinate
 descent from the corrector's defaults: one parameter at a time over its grid
 (the LM's weight and the real-word prior together, over their joint grid),
 the others fixed, until a whole pass changes nothing; at most ``PASSES``), and
@@ -39,6 +46,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 from _pairs import read_pairs
 
 from skocrcost import (
@@ -62,6 +70,7 @@ CORPORA = {
     "icdar2017": DATA / "icdar2017_engmono" / "lines.tsv",
 }
 TUNE = {"bln600": 2000, "icdar2017": 3000}
+BLOCK, GUARD, SEED = 50, 100, 0
 # Each parameter's grid includes its most conservative value (prior 1, margin 12,
 # no cut, no join, variant weight 100, punctuation, case and spacing kept), so the tuning can
 # leave a text nearly alone.
@@ -209,6 +218,25 @@ def scowl_words():
     return words
 
 
+def split_lines(n, n_test, n_tune, protocol):
+    """The indices of the training, tuning and held-out lines of ``n`` (see the module)."""
+    test = list(range(n - n_test, n))
+    if protocol == "tail":
+        return list(range(n - n_test - n_tune)), list(range(n - n_test - n_tune, n - n_test)), test
+    n_blocks = n_tune // BLOCK
+    usable = n - n_test - GUARD
+    edges = np.linspace(0, usable, n_blocks + 1).astype(int)
+    rng = np.random.default_rng(SEED)
+    tune = [
+        i
+        for lo, hi in zip(edges, edges[1:])
+        for start in [lo + int(rng.integers(0, hi - lo - BLOCK + 1))]
+        for i in range(start, start + BLOCK)
+    ]
+    chosen = set(tune)
+    return [i for i in range(usable) if i not in chosen], tune, test
+
+
 def train_corrector(X, y, scowl, **params):
     """The benchmark's corrector (``params`` set) fitted on the line pairs ``X``, ``y``.
 
@@ -233,20 +261,27 @@ def train_corrector(X, y, scowl, **params):
 def main():
     n_test = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     corpora = {k: v for k, v in CORPORA.items() if len(sys.argv) < 3 or k == sys.argv[2]}
+    protocol = sys.argv[3] if len(sys.argv) > 3 else "blocks"
     scowl = scowl_words()
     for name, path in corpora.items():
         t0 = time.perf_counter()
-        X, y = read_pairs(path)
+        X_all, y_all = read_pairs(path)
         n_tune = TUNE[name]
-        test = slice(len(X) - n_test, len(X))
-        tune = slice(len(X) - n_test - n_tune, len(X) - n_test)
-        train = slice(0, len(X) - n_test - n_tune)
+        parts = split_lines(len(X_all), n_test, n_tune, protocol)
+        (X_train, X_tune, X_test), (y_train, y_tune, y_test) = (
+            [[z[i] for i in idx] for idx in parts] for z in (X_all, y_all)
+        )
+        print(f"{name}: protocol {protocol}, {len(X_train)} training lines", flush=True)
         enc = Tokens()
-        fixer, X_seq, y_seq = train_corrector(X[train], y[train], scowl)
+        fixer, X_seq, y_seq = train_corrector(X_train, y_train, scowl)
         lexicon = fixer.lexicon_
         words = set(lexicon)
         n_pairs = sum(bool(a and b) for xs, ys in zip(X_seq, y_seq) for a, b in zip(xs, ys))
-        print(f"{name}: {n_pairs} training token pairs, {len(lexicon)} lexicon words", flush=True)
+        print(
+            f"{name}: {n_pairs} training token pairs, {len(lexicon)} lexicon words, "
+            f"mixed-case prior {fixer.mixed_case_prior_:.4f}",
+            flush=True,
+        )
         variants = fixer.variants_
         if variants is not None:  # what the spelling-variant channel learned, in nats
             examples = ", ".join(
@@ -264,13 +299,15 @@ def main():
         # on the tuned parameters: every setting shares them.
         cache, lm_cache = {}, {}
 
-        def run(lines, fixer=fixer, cache=cache, lm_cache=lm_cache, **params):
+        def run(lines, fixer=fixer, cache=cache, lm_cache=lm_cache, mixed=True, **params):
             decoder = fixer.set_params(**params)._decoder()
+            if not mixed:  # words in mixed case read like any other
+                decoder.mixed_case_prior = None
             decoder._cache, decoder._lm_cache = cache, lm_cache
             decoder.lm_cache_size = 10**7  # this run has the memory; emptying it costs time
             return decoder.correct_lines(lines)
 
-        def tune_wer(setting, lines=X[tune], truth=y[tune], enc=enc, run=run):
+        def tune_wer(setting, lines=X_tune, truth=y_tune, enc=enc, run=run):
             return wer(run(lines, **setting), truth, enc)
 
         best, results = descend(tune_wer, GRID, START)
@@ -280,19 +317,19 @@ def main():
             tune_wer, channel_grid, {**START, **word_for_word, "lm_weight": 0.0}
         )
         print(
-            f"{name}: tuned on {n_tune} lines, {len(results) + len(more)} settings "
+            f"{name}: tuned on {len(X_tune)} lines, {len(results) + len(more)} settings "
             f"({time.perf_counter() - t0:.0f} s)",
             flush=True,
         )
         unit = NoisyChannelDecoder(
             EditDistanceNeighbors().fit(lexicon), 1.0, real_word_prior=1.0, reject_cost=float("inf")
         )
-        hyp = run(X[test], **best)
-        top = ceiling(X[test], y[test], words)
+        hyp = run(X_test, **best)
+        top = ceiling(X_test, y_test, words)
         rows = {
-            "raw OCR": X[test],
-            "token-wise unit Levenshtein": unit.correct_lines(X[test]),
-            f"channel only, word for word {channel}": run(X[test], **channel),
+            "raw OCR": X_test,
+            "token-wise unit Levenshtein": unit.correct_lines(X_test),
+            f"channel only, word for word {channel}": run(X_test, **channel),
             f"channel + trigram LM {best}": hyp,
         }
         # What each feature adds: the tuned setting with it off (not used to choose).
@@ -306,24 +343,25 @@ def main():
             {"fix_spacing": False},
         ):
             if any(best[k] != v for k, v in off.items()):
-                rows[f"  the same without {next(iter(off))}"] = run(X[test], **{**best, **off})
-        rows["  the same, word for word"] = run(X[test], **{**best, **word_for_word})
+                rows[f"  the same without {next(iter(off))}"] = run(X_test, **{**best, **off})
+        rows["  the same without the mixed-case prior"] = run(X_test, mixed=False, **best)
+        rows["  the same, word for word"] = run(X_test, **{**best, **word_for_word})
         no_variants = {**best, "variant_weight": 0.0}
-        rows["  the same, greedy (beam_width=1)"] = run(X[test], **{**best, "beam_width": 1})
+        rows["  the same, greedy (beam_width=1)"] = run(X_test, **{**best, "beam_width": 1})
         rows["lexicon ceiling"] = top
-        raw = wer(X[test], y[test], enc)
-        cut = raw - wer(top, y[test], enc)
+        raw = wer(X_test, y_test, enc)
+        cut = raw - wer(top, y_test, enc)
         for label, lines in rows.items():
-            w = wer(lines, y[test], enc)
+            w = wer(lines, y_test, enc)
             print(
                 f"{name}: {label:<75} WER {w:.4f} ({(w - raw) / raw:+.1%} vs raw, "
                 f"{(raw - w) / cut:.0%} of the ceiling's cut)",
                 flush=True,
             )
         for label, params in (("tuned", best), ("tuned without variants", no_variants)):
-            counts = changes(X[test], run(X[test], **params), y[test])
+            counts = changes(X_test, run(X_test, **params), y_test)
             print(f"{name}: tokens changed by the {label} setting: {counts}", flush=True)
-        for kind, share in error_kinds(hyp, y[test], words).items():
+        for kind, share in error_kinds(hyp, y_test, words).items():
             print(f"{name}: left after correction: {kind:<60} {share:.4f}", flush=True)
         print(f"{name}: {time.perf_counter() - t0:.0f} s", flush=True)
 
