@@ -200,6 +200,12 @@ def case_pattern(core):
     return "mixed"
 
 
+def mixed_case(word):
+    """Whether ``word`` has a capital right after a small letter (``aU``, ``wTas``),
+    which OCR writes for ``ll`` read as ``U`` and the like; not ``d'Oro``, ``AEolian``."""
+    return any(a.islower() and b.isupper() for a, b in zip(word, word[1:]))
+
+
 def _recase(core, pattern):
     if pattern == "lower":
         return core.lower()
@@ -835,11 +841,7 @@ class NoisyChannelDecoder:
     def _mixed(self, word):
         """Whether ``word`` (as written) gets the ``mixed_case_prior``: a mixed-case
         word, unless the lexicon has it so."""
-        return (
-            self.mixed_case_prior is not None
-            and word not in self.words
-            and case_pattern(word) == "mixed"
-        )
+        return self.mixed_case_prior is not None and word not in self.words and mixed_case(word)
 
     def _words(self, token):
         """The correctable words of a token, as looked up."""

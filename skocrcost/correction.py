@@ -17,9 +17,9 @@ from ._costs import check_flag
 from ._noisy_channel import (
     NoisyChannelDecoder,
     SurfaceRules,
-    case_pattern,
     correctable,
     lm_sentence,
+    mixed_case,
     training_words,
 )
 from ._validation import StringInputMixin, check_number, check_pairs, check_strings
@@ -686,7 +686,7 @@ def _mixed_case_prior(ocr_words, truth_words, lexicon):
     lexicon = lexicon or ()
     right = n = 0
     for o, t in zip(ocr_words, truth_words, strict=True):
-        if o not in lexicon and case_pattern(o) == "mixed":
+        if o not in lexicon and mixed_case(o):
             n += 1
             right += o == t
     return (right + 1) / (n + 2)
