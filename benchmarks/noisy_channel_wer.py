@@ -87,10 +87,11 @@ GRID = {
     "fix_punctuation": [False, True],
     "fix_case": [False, True],
     "fix_spacing": [False, True],
+    "fix_mixed_case": [False, True],
 }
 START = {"lm_weight": 1.0, "real_word_prior": 0.99, "reject_margin": 0.0}
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
-START.update(fix_punctuation=False, fix_case=False, fix_spacing=False)
+START.update(fix_punctuation=False, fix_case=False, fix_spacing=False, fix_mixed_case=False)
 PASSES = 3
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
@@ -299,10 +300,8 @@ def main():
         # on the tuned parameters: every setting shares them.
         cache, lm_cache = {}, {}
 
-        def run(lines, fixer=fixer, cache=cache, lm_cache=lm_cache, mixed=True, **params):
+        def run(lines, fixer=fixer, cache=cache, lm_cache=lm_cache, **params):
             decoder = fixer.set_params(**params)._decoder()
-            if not mixed:  # words in mixed case read like any other
-                decoder.mixed_case_prior = None
             decoder._cache, decoder._lm_cache = cache, lm_cache
             decoder.lm_cache_size = 10**7  # this run has the memory; emptying it costs time
             return decoder.correct_lines(lines)
@@ -341,10 +340,10 @@ def main():
             {"fix_punctuation": False},
             {"fix_case": False},
             {"fix_spacing": False},
+            {"fix_mixed_case": False},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X_test, **{**best, **off})
-        rows["  the same without the mixed-case prior"] = run(X_test, mixed=False, **best)
         rows["  the same, word for word"] = run(X_test, **{**best, **word_for_word})
         no_variants = {**best, "variant_weight": 0.0}
         rows["  the same, greedy (beam_width=1)"] = run(X_test, **{**best, "beam_width": 1})

@@ -167,6 +167,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         token (:func:`skocrcost._noisy_channel.token_pairs` with ``gaps=True``).
         In :meth:`predict` a token attached to the one before or dropped comes
         back as ``""``.
+    fix_mixed_case : bool, default=False
+        In :meth:`correct` and :meth:`predict` on sequences, price a word the
+        OCR wrote in mixed case (a capital right after a small letter: ``aU``
+        for ``all``, ``wTas``) by :attr:`mixed_case_prior_`, whatever the
+        lexicon says of its lower-cased form; False reads it like any other word.
     beam_width : int, default=8
         In :meth:`correct` and :meth:`predict` on sequences, the hypotheses the
         search over a line's readings keeps after each word (the cheapest; those
@@ -206,9 +211,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     mixed_case_prior_ : float
         The share of the training words the OCR wrote in mixed case (a capital
         after a small letter, ``aU``; lexicon words as listed aside) that are
-        right as written, smoothed as ``(right + 1) / (n + 2)``: the decoder of
-        :meth:`correct` and of sequences in :meth:`predict` keeps such a word
-        at ``-ln mixed_case_prior_`` and changes it at ``-ln(1 -
+        right as written, smoothed as ``(right + 1) / (n + 2)``: with
+        ``fix_mixed_case`` the decoder of :meth:`correct` and of sequences in
+        :meth:`predict` keeps such a word at ``-ln mixed_case_prior_`` and changes it at ``-ln(1 -
         mixed_case_prior_)`` plus the channel cost, whatever the lexicon says
         of its lower-cased form (``aU`` for ``all`` reads as the lexicon word
         ``au``, yet 0 of 172 such OCR words of ICDAR 2017 are right).
@@ -289,6 +294,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "fix_punctuation": ["boolean"],
         "fix_case": ["boolean"],
         "fix_spacing": ["boolean"],
+        "fix_mixed_case": ["boolean"],
         "beam_width": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
     }
@@ -312,6 +318,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         fix_punctuation=False,
         fix_case=False,
         fix_spacing=False,
+        fix_mixed_case=False,
         beam_width=8,
         n_jobs=None,
     ):
@@ -331,6 +338,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.fix_punctuation = fix_punctuation
         self.fix_case = fix_case
         self.fix_spacing = fix_spacing
+        self.fix_mixed_case = fix_mixed_case
         self.beam_width = beam_width
         self.n_jobs = n_jobs
 
@@ -473,6 +481,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_flag(self.fix_punctuation, "fix_punctuation")
         check_flag(self.fix_case, "fix_case")
         check_flag(self.fix_spacing, "fix_spacing")
+        check_flag(self.fix_mixed_case, "fix_mixed_case")
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -645,7 +654,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             variant_cost=variant if self.variants_ is not None else None,
             variant_offset=offset / scale,
             beam_width=int(self.beam_width),
-            mixed_case_prior=self.mixed_case_prior_,
+            mixed_case_prior=self.mixed_case_prior_ if self.fix_mixed_case else None,
             surface=self._surface(),
             **self._candidate_indexes_,
         )

@@ -548,12 +548,17 @@ def test_the_corrector_learns_how_often_a_word_in_mixed_case_is_right():
     truth += [["in", "his", "house"], ["his", "book"], ["McKay"]]
     fixer = _toy_corrector().fit(ocr, truth)
     assert fixer.mixed_case_prior_ == pytest.approx((1 + 1) / (3 + 2))
-    assert fixer._decoder().mixed_case_prior == fixer.mixed_case_prior_
-    # "bis" is a lexicon word (kept at a prior of 0.999); written "bIs" it is read at
-    # the learned prior and corrected to "his" in context.
+    # "bis" is a lexicon word (kept at a prior of 0.999), and so is "bIs" read as it...
     fixer.set_params(real_word_prior=0.999)
+    assert fixer._decoder().mixed_case_prior is None
+    assert fixer.correct("in bIs house") == "in bIs house"
+    # ... unless fix_mixed_case reads it at the learned prior: corrected in context.
+    fixer.set_params(fix_mixed_case=True)
+    assert fixer._decoder().mixed_case_prior == fixer.mixed_case_prior_
     assert fixer.correct("in bis house") == "in bis house"
     assert fixer.correct("in bIs house") == "in his house"
+    with pytest.raises(TypeError, match="fix_mixed_case"):
+        fixer.set_params(fix_mixed_case="yes").correct("in bIs house")
     # Without mixed case in training, the prior is 1/2.
     assert _toy_corrector().fit(*_sequences()).mixed_case_prior_ == 0.5
 
