@@ -1104,15 +1104,19 @@ cdef class CostKernel:
         cdef Table* t = &self.t
         cdef double gstep = step
         cdef Py_ssize_t item, i, c, n, width = 0, failed = 0
-        cdef int64_t p = 0
         cdef Py_ssize_t* loaded
         cdef int32_t* prof
         cdef cp_t* extra
         cdef int64_t* res
         cdef void* prof_raw
-        for i in range(nx if wid_arr is not None else 0):
-            p = steps_sum(&gdele[0], &xid[xoff[i]], xoff[i + 1] - xoff[i])
-            np.asarray(vout)[i, empty] = p * gstep
+        # P of each OCR string (deleting all of it): what every distance adds, and the
+        # whole distance to an empty truth string.
+        p_arr = np.empty(nx, dtype=np.int64)
+        cdef int64_t[::1] p = p_arr
+        for i in range(nx):
+            p[i] = steps_sum(&gdele[0], &xid[xoff[i]], xoff[i + 1] - xoff[i])
+        if wid_arr is not None:
+            np.asarray(vout)[:, empty] = (p_arr * gstep)[:, None]
         with nogil, parallel(num_threads=n_threads):
             prof_raw = malloc((t.n + maxn) * (maxw + 4) * sizeof(int32_t) + SKC_ALIGN_SLACK)
             prof = <int32_t*> skc_align64(prof_raw)
@@ -1135,10 +1139,9 @@ cdef class CostKernel:
                                                  &xid[xoff[i]], &xcp[xoff[i]], n, width,
                                                  extra, prof)
                     loaded[0] = i
-                p = steps_sum(&gdele[0], &xid[xoff[i]], n)
                 skc_rows_run(prof, width, t.n, extra, loaded[1], &yid[0], &ycp[0], &co[0],
-                             pwid, c * ROWS_CHUNK, min((c + 1) * ROWS_CHUNK, nk), p, gstep,
-                             res, &vout[i, 0])
+                             pwid, c * ROWS_CHUNK, min((c + 1) * ROWS_CHUNK, nk), p[i],
+                             gstep, res, &vout[i, 0])
             free(prof_raw)
             free(extra)
             free(res)

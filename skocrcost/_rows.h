@@ -65,12 +65,9 @@ static ptrdiff_t skc_rows_profile(const int32_t *gpot, ptrdiff_t n_ids, const in
                                   ptrdiff_t n, ptrdiff_t width, uint32_t *extra,
                                   int32_t *prof) {
     ptrdiff_t n_extra = 0, r, k, i;
-    for (i = 0; i < n; i++) {
-        if (aid[i] != 0) continue;
-        for (k = 0; k < n_extra && extra[k] != acp[i]; k++) {
-        }
-        if (k == n_extra) extra[n_extra++] = acp[i];
-    }
+    for (i = 0; i < n; i++) /* with n_ids 1, skc_rows_extra is 0 only for a new one */
+        if (aid[i] == 0 && skc_rows_extra(acp[i], extra, n_extra, 1) == 0)
+            extra[n_extra++] = acp[i];
     for (r = 0; r < n_ids + n_extra; r++) {
         int32_t *row = prof + r * (width + 4);
         for (k = 0; k < 4; k++) row[width + k] = gins[r < n_ids ? r : 0];
