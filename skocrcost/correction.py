@@ -378,7 +378,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if self.lexicon is not None:
             lexicon = list(dict.fromkeys(check_strings(self.lexicon, "lexicon")))
             in_lexicon = set(lexicon)
-        if _is_sequences(X):
+        sequences = _is_sequences(X)
+        if sequences:
             X_seq, y_seq = _check_sequence_pairs(X, y)
             X, y = training_words(
                 [t for seq in X_seq for t in seq], [t for seq in y_seq for t in seq]
@@ -388,15 +389,14 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
                     "X has no pair of words to learn from (tokens without a word, or "
                     "only split and merged words); at least one is needed"
                 )
-            mixed_case_prior = _mixed_case_prior(X, y, in_lexicon)
-            if lexicon is not None:
-                # Each word as correct() looks it up: lower-cased unless a lexicon word,
-                # so the channel learns misread letters, not capitals.
-                X, y = ([w if w in in_lexicon else w.lower() for w in z] for z in (X, y))
         else:
             X, y = check_pairs(X, y)
             X_seq, y_seq = [X], [y]  # flat tokens: one running text
-            mixed_case_prior = _mixed_case_prior(X, y, in_lexicon)
+        mixed_case_prior = _mixed_case_prior(X, y, in_lexicon)  # before lower-casing
+        if sequences and lexicon is not None:
+            # Each word of the sequences as correct() looks it up: lower-cased unless a
+            # lexicon word, so the channel learns misread letters, not capitals.
+            X, y = ([w if w in in_lexicon else w.lower() for w in z] for z in (X, y))
         truth_counts = Counter(y)
         if lexicon is None:
             # Most frequent first (ties: first seen), the tie-break convention.
