@@ -71,15 +71,16 @@ CORPORA = {
 }
 TUNE = {"bln600": 2000, "icdar2017": 3000}
 BLOCK, GUARD, SEED = 50, 100, 0
-# Each parameter's grid includes its most conservative value (prior 1, margin 12,
-# no cut, no join, variant weight 100, punctuation, case and spacing kept), so the tuning can
-# leave a text nearly alone.
+# Each parameter's grid includes its most conservative value (prior 1, margin 12, one
+# real-word prior for all words, no cut, no join, variant weight 100, punctuation, case and
+# spacing kept), so the tuning can leave a text nearly alone.
 # The LM's weight and the real-word prior are tuned together: a heavier LM pays off only
 # with a prior that keeps real words (one at a time, the descent missed better settings).
 LM_WEIGHTS, PRIORS = [0.0, 1.0, 2.0], [0.8, 0.9, 0.95, 0.99, 0.999, 1.0]
 GRID = {
     ("lm_weight", "real_word_prior"): [(w, p) for w in LM_WEIGHTS for p in PRIORS],
     "reject_margin": [0.0, 3.0, 6.0, 12.0],
+    "real_word_smoothing": [None, 100.0, 1000.0, 10000.0],
     "split_cost": [None, 3.0, 6.0, 10.0],
     "join_cost": [None, 0.0, 3.0, 6.0],
     "recurrence_weight": [0.0, 3.0, 6.0],
@@ -89,7 +90,12 @@ GRID = {
     "fix_spacing": [False, True],
     "fix_mixed_case": [False, True],
 }
-START = {"lm_weight": 1.0, "real_word_prior": 0.99, "reject_margin": 0.0}
+START = {
+    "lm_weight": 1.0,
+    "real_word_prior": 0.99,
+    "reject_margin": 0.0,
+    "real_word_smoothing": None,
+}
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
 START.update(fix_punctuation=False, fix_case=False, fix_spacing=False, fix_mixed_case=False)
 PASSES = 3
@@ -341,6 +347,7 @@ def main():
             {"fix_case": False},
             {"fix_spacing": False},
             {"fix_mixed_case": False},
+            {"real_word_smoothing": None},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X_test, **{**best, **off})

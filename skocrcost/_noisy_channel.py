@@ -108,6 +108,24 @@ def correctable(core):
     return len(core) <= MAX_WORD_LENGTH and any(c.isalpha() for c in core)
 
 
+def join_halves(a, b):
+    """``(core of a, core of b, what ends a)`` if tokens ``a`` and ``b`` have the shape of
+    one word split in two, else None.
+
+    ``a`` must end in its word or a line-break hyphen (``""`` or ``"-"``, the
+    third item), ``b`` start with its word, and each be one correctable word.
+    """
+    _, core_a, trail_a = split_token(a)
+    lead_b, core_b, _ = split_token(b)
+    if trail_a not in ("", "-") or lead_b or not (core_a and core_b):
+        return None
+    if len(split_core(core_a)) > 1 or len(split_core(core_b)) > 1:
+        return None
+    if not (correctable(core_a) and correctable(core_b) and correctable(core_a + core_b)):
+        return None
+    return core_a, core_b, trail_a
+
+
 def aligned_tokens(ocr_lines, truth_lines):
     """Per line pair, the ``(OCR token, truth token)`` columns of a word-level alignment.
 
@@ -270,6 +288,16 @@ class SurfaceRules:
       (``"keep"`` when it is among them; a tie of the others counts against
       every rule).  Learned only from lines whose tokens are all there: the
       sequences of ``token_pairs(..., gaps=True)``.
+    * ``join``: how the truth writes two neighbouring OCR tokens that make
+      one of its words (``de sired`` for ``de-sired`` or ``desired``), given
+      what ends the first token (``""``: a word, a space lost a line-break
+      hyphen; ``"-"``: a line-break hyphen) -> ``"-"`` (a hyphen where they
+      meet) or ``""`` (closed up).  Counted on the same lines, for each pair
+      of tokens that :meth:`NoisyChannelDecoder._joinable`'s shape allows and
+      whose joined cores match a truth word of the line; read by the decoder
+      (``join_hyphen``) when it joins two tokens.  Some collections keep the
+      line-break hyphens of the printed page (ICDAR 2017's monographs, in 756
+      of 905 such joins), others close them up (BLN600's newspapers).
 
     A rule maps its key to the truth's most frequent value when that differs,
     makes up more than half of the key's occurrences and occurs at least
@@ -290,10 +318,11 @@ class SurfaceRules:
     SPACING = ("keep", "left", "right", "both", "drop")
 
     def __init__(self, ocr_sequences, truth_sequences):
-        lead, trail, case, spacing = (defaultdict(Counter) for _ in range(4))
+        lead, trail, case, spacing, join = (defaultdict(Counter) for _ in range(5))
         for xs, ys in zip(ocr_sequences, truth_sequences, strict=True):
             pairs = [(o, t) for o, t in zip(xs, ys, strict=True) if o]
             line = [o for o, _ in pairs]
+            self._count_joins(join, line, [t for t in ys if t])
             for k, (o, t) in enumerate(pairs):
                 lo, co, to = split_token(o)
                 lt, ct, tt = split_token(t)
@@ -310,6 +339,23 @@ class SurfaceRules:
         self.case_any, _ = self._rules(self._merged(case, 2), lambda key: key[1])
         self.spacing, self._spacing_seen = self._rules(spacing, lambda key: "keep")
         self.spacing_any, _ = self._rules(self._merged(spacing, 1), lambda key: "keep")
+        self.join, _ = self._rules(join, lambda key: "")
+
+    @staticmethod
+    def _count_joins(table, line, truth):
+        """Count how ``truth`` writes each pair of neighbouring tokens of ``line`` that
+        make one of its words: with a hyphen where they meet, or closed up."""
+        written = defaultdict(set)
+        for token in truth:
+            core = split_token(token)[1].lower()
+            written[core].add("")
+            if core.count("-") == 1:
+                written[core.replace("-", "")].add("-")
+        for a, b in zip(line, line[1:]):
+            halves = join_halves(a, b)
+            if halves is not None:
+                for way in written.get((halves[0] + halves[1]).lower(), ()):
+                    table[halves[2]][way] += 1
 
     def _count_spacing(self, table, line, truth):
         """Count, for each token of ``line`` without a letter or digit, the way of
@@ -510,6 +556,12 @@ class NoisyChannelDecoder:
         ``Z`` of the channel model, to put ``-ln P_LM`` in cost units.
     language_model : fitted KatzBackoffLM or None
         None, or ``lm_weight = 0``: channel-only correction.
+    word_priors : dict or None
+        A real-word prior of its own for some lexicon words (looked up as
+        :meth:`_key` does), in place of ``real_word_prior``: the share of a
+        word's occurrences in the OCR of the training pairs that were right,
+        smoothed (``OCRCorrector(real_word_smoothing=...)``): ``ad`` is ``all``
+        in 51 of ICDAR 2017's 55, ``be`` is right in 2,744 of 2,774.
     reject_cost : float or callable
         The cost of keeping an out-of-lexicon word, or a function of that
         (lower-cased) word giving it.
@@ -541,6 +593,11 @@ class NoisyChannelDecoder:
     surface : callable or None
         ``surface(tokens)``: a line's corrected tokens with their punctuation
         and case fixed (:meth:`SurfaceRules.apply`); None keeps them.
+    join_hyphen : container of str
+        What may end the first of two joined tokens (``""``: its word, ``"-"``:
+        a line-break hyphen) for the joined word to be written with a hyphen
+        where they meet (``de sired`` -> ``de-sired``; :attr:`SurfaceRules.join`);
+        other joins are closed up (``desired``).
     """
 
     def __init__(
@@ -551,6 +608,7 @@ class NoisyChannelDecoder:
         *,
         lm_weight=1.0,
         real_word_prior=0.99,
+        word_priors=None,
         reject_cost=1.0,
         n_candidates=10,
         split_cost=None,
@@ -563,9 +621,14 @@ class NoisyChannelDecoder:
         seen_neighbors=None,
         metric=None,
         surface=None,
+        join_hyphen=(),
     ):
         self.neighbors = neighbors
         self.surface = surface
+        # The multi-character edits (OCR piece, truth piece, cost), cheapest first.
+        rules = metric.costs.rules if metric is not None else ()
+        self._rules = sorted(((s, t, c) for s, t, c in rules if s), key=lambda r: r[2])
+        self.join_hyphen = join_hyphen
         self.seen_neighbors = seen_neighbors
         self.metric = metric
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
@@ -574,6 +637,7 @@ class NoisyChannelDecoder:
         self.language_model = language_model
         self.lm_weight = lm_weight
         self.real_word_prior = real_word_prior
+        self.word_priors = word_priors or {}
         self.reject_cost = reject_cost
         self.n_candidates = n_candidates
         self.split_cost = split_cost
@@ -598,24 +662,60 @@ class NoisyChannelDecoder:
 
         The ``n_candidates`` nearest lexicon words, and as many of the words seen
         in training when ``seen_neighbors`` is given, by cost (ties: lexicon first).
+        When ``metric`` has multi-character edits, which the indexes cannot
+        read, the words are found by the indexes' costs, also for the word with
+        one such edit undone (:meth:`_undone`), and ranked by ``metric``: as
+        many as were found for the word itself are kept.
         """
         new = [o for o in dict.fromkeys(observed) if o not in self._cache]
         if not new:
             return
-        found = [{} for _ in new]
-        for nn in (self.neighbors, self.seen_neighbors):
-            if nn is None:
-                continue
-            k = min(self.n_candidates, len(nn.lexicon_))
-            dist, ind = nn.kneighbors(new, n_neighbors=k)
-            for near, d, i in zip(found, dist.tolist(), ind.tolist(), strict=True):
-                for j, c in zip(i, d, strict=True):
-                    near.setdefault(nn.lexicon_[j], c)
-        for o, near in zip(new, found, strict=True):
+        found = self._nearest(new)
+        # The words found through undone edits come last in each dict (cost inf).
+        keep = {o: len(near) for o, near in found.items()}
+        if self._rules:
+            # A path through an undone edit costs at least the edit: only the edits
+            # cheaper than the word's nearest candidate can bring a nearer one.
+            undone = {
+                o: self._undone(o, min(near.values(), default=0.0)) for o, near in found.items()
+            }
+            more = self._nearest(list(dict.fromkeys(u for us in undone.values() for u in us)))
+            for o, us in undone.items():
+                for u in us:
+                    for w in more[u]:
+                        found[o].setdefault(w, math.inf)
+        for o, near in found.items():
             if self.metric is not None:  # one call for all of the word's candidates
                 near = dict(zip(near, self.metric.pairwise([o], list(near))[0].tolist()))
-            words = sorted(near, key=near.get)  # stable: ties keep the lexicon's order
+            words = sorted(near, key=near.get)[: keep[o]]  # stable: ties keep the lexicon's order
             self._cache[o] = (words, np.array([near[w] for w in words]))
+
+    def _nearest(self, words):
+        """``{word: {lexicon word: index cost}}``: the nearest of each of ``words`` in
+        the indexes, ``n_candidates`` of each (the lexicon's first)."""
+        found = {w: {} for w in words}
+        for nn in (self.neighbors, self.seen_neighbors):
+            if nn is None or not words:
+                continue
+            k = min(self.n_candidates, len(nn.lexicon_))
+            dist, ind = nn.kneighbors(words, n_neighbors=k)
+            for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
+                for j, c in zip(i, d, strict=True):
+                    near.setdefault(nn.lexicon_[j], c)
+        return found
+
+    def _undone(self, o, bound):
+        """``o`` with one multi-character edit of ``metric`` cheaper than ``bound``
+        undone (``ad`` -> ``all`` for OCR ``d`` read from ``ll``), each way once."""
+        out = []
+        for source, target, cost in self._rules:  # cheapest first
+            if cost >= bound:
+                break
+            at = o.find(source)
+            while at >= 0:
+                out.append(o[:at] + target + o[at + len(source) :])
+                at = o.find(source, at + 1)
+        return list(dict.fromkeys(u for u in out if u != o))
 
     # -- the scores of readings ---------------------------------------------------------
     def _uses_lm(self):
@@ -691,8 +791,8 @@ class NoisyChannelDecoder:
                 prior = self.mixed_case_prior
                 keep, change = -math.log(prior) / z, -math.log1p(-prior) / z
             elif known:
-                prior = self.real_word_prior
-                keep = self._keep_known()
+                prior = self.word_priors.get(o, self.real_word_prior)
+                keep = -math.log(prior) / z
                 change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
             else:
                 keep, change = self._keep_unknown(o), 0.0
@@ -850,21 +950,15 @@ class NoisyChannelDecoder:
     def _joinable(self, a, b):
         """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined, else None.
 
-        ``a`` must end in its word or a line-break hyphen, ``b`` start with its word,
-        and each be one correctable word; across a space the joined form must be a
-        lexicon word and one of the two must not be (``a way`` stays two words).
+        They must have the shape of one word (:func:`join_halves`); across a space
+        the joined form must be a lexicon word and one of the two must not be
+        (``a way`` stays two words).
         """
-        lead_a, core_a, trail_a = split_token(a)
-        lead_b, core_b, _ = split_token(b)
-        if trail_a not in ("", "-") or lead_b or not (core_a and core_b):
+        halves = join_halves(a, b)
+        if halves is None:
             return None
-        if len(split_core(core_a)) > 1 or len(split_core(core_b)) > 1:
-            return None
-        if not (correctable(core_a) and correctable(core_b)):
-            return None
+        core_a, core_b, trail_a = halves
         joined = self._key(core_a + core_b)
-        if not correctable(joined):
-            return None
         if not trail_a:  # across a space: a lexicon word, from at least one non-word
             words = self.words
             if joined not in words or (self._key(core_a) in words and self._key(core_b) in words):
@@ -988,6 +1082,30 @@ class NoisyChannelDecoder:
             self._merge(step, self._read_cuts(beam, o, where, extra))
         return self._best(step)
 
+    def _joined(self, word, core_a, core_b, hyphen):
+        """The core written for the word read from the cores ``core_a`` and ``core_b``.
+
+        In the OCR's case; with ``hyphen``, a hyphen where the two meet: after
+        ``core_a``'s letters if the word starts with them, else before
+        ``core_b``'s if it ends with them (the correction changed neither half's
+        length there), else none.
+        """
+        observed = core_a + core_b
+        if word == self._key(observed):
+            core = observed
+        else:
+            core = match_case(word, observed)
+        if not hyphen:
+            return core
+        lower, n_a, n_b = core.lower(), len(core_a), len(core_b)
+        if lower[:n_a] == core_a.lower():
+            at = n_a
+        elif n_b < len(core) and lower[len(core) - n_b :] == core_b.lower():
+            at = len(core) - n_b
+        else:
+            return core
+        return core[:at] + "-" + core[at:] if 0 < at < len(core) else core
+
     def _output(self, tokens, back):
         """The corrected tokens from the readings linked from ``back``."""
         chosen = {}
@@ -999,9 +1117,9 @@ class NoisyChannelDecoder:
             lead, core, trail = split_token(token)
             if (i, None) in chosen:  # tokens i and i + 1 read as one word
                 (word,) = chosen[(i, None)]
+                hyphen = trail in self.join_hyphen
                 _, core_b, trail = split_token(tokens[i + 1])
-                observed = core + core_b
-                core = match_case(word, observed) if word != self._key(observed) else observed
+                core = self._joined(word, core, core_b, hyphen)
                 out[i + 1] = ""
             elif i == 0 or (i - 1, None) not in chosen:  # not the second of a joined pair
                 pieces = split_core(core)

@@ -118,6 +118,15 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         In :meth:`correct`, the prior probability that an OCR token which is a
         lexicon word is right (Mays, Damerau and Mercer 1991): keeping it costs
         ``-ln(prior)``, replacing it ``-ln(1 - prior)`` nats; 1 never replaces it.
+    real_word_smoothing : float or None, default=None
+        In :meth:`correct` and :meth:`predict` on sequences, give each lexicon
+        word the OCR wrote in the training pairs a real-word prior of its own:
+        ``(right + s * real_word_prior) / (seen + s)`` with ``s`` this value,
+        from :attr:`real_word_counts_` (ICDAR 2017's OCR ``ad`` is ``all`` in 51
+        of 55, ``hut`` is ``but`` in 128 of 137: real words, yet mostly wrong).
+        ``s`` is the weight, in occurrences, of ``real_word_prior``, which words
+        not seen keep.  None gives every word ``real_word_prior``.  Changing it
+        needs no refit.
     split_cost : float or None, default=None
         In :meth:`correct` and :meth:`predict` on sequences, the nats of each cut
         when an out-of-lexicon word is read as two or more lexicon words (lost
@@ -131,8 +140,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         the two tokens must not be; or a
         line-break hyphen, ``pro- perty`` -> ``property``, where the joined form
         is corrected like any word), against the two tokens' own scores.  A
-        joined token drops the space between them; in :meth:`predict` the second
-        token comes back as ``""``.  None never joins.
+        joined token drops the space between them, and is written with a hyphen
+        where they meet when the training lines mostly write such a join so
+        (``surface_rules_.join``: ``de sired`` -> ``de-sired`` where the truth
+        keeps the hyphens of the printed page's line ends); in :meth:`predict`
+        the second token comes back as ``""``.  None never joins.
     recurrence_weight : float, default=0.0
         In :meth:`correct` and :meth:`predict` on sequences, the nats by which
         keeping an out-of-lexicon word gets cheaper per natural log of the
@@ -208,6 +220,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         truth tokens that are such variants) and ``variants_.surprisal(x,
         words)`` ``Z_v * cost_v(x, w) - ln P(variant)`` for each ``w``.  None
         when no truth word gives a pair (then ``variant_weight`` changes nothing).
+    real_word_counts_ : dict
+        ``{word: (right, seen)}`` for each lexicon word in the OCR of the
+        training word pairs (as looked up: lower-cased unless a lexicon word):
+        how often it was seen and how often it was right; read with
+        ``real_word_smoothing``.
     mixed_case_prior_ : float
         The share of the training words the OCR wrote in mixed case (a capital
         after a small letter, ``aU``; lexicon words as listed aside) that are
@@ -228,9 +245,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         case pattern, ``.spacing`` a token without a letter or digit, what
         precedes and what follows it to the way the truth spaces it
         (``"left"``, ``"right"``, ``"both"``: attached to those neighbours;
-        ``"drop"``); each where the truth's most frequent value differs, is
-        the majority and occurs at least 3 times.  Used with
-        ``fix_punctuation``, ``fix_case`` and ``fix_spacing``.
+        ``"drop"``), ``.join`` what ends the first of two tokens that the truth
+        writes as one word (``""``: a word, ``"-"``: a line-break hyphen) to
+        ``"-"`` where the truth mostly writes that word with a hyphen where the
+        two meet (``de sired`` for ``de-sired``); each where the truth's most
+        frequent value differs, is the majority and occurs at least 3 times.
+        Used with ``fix_punctuation``, ``fix_case`` and ``fix_spacing``; ``.join``
+        with ``join_cost``.
 
     Examples
     --------
@@ -287,6 +308,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "language_model": [HasMethods(["fit", "log_probabilities"]), None],
         "lm_weight": [Interval(Real, 0, None, closed="left")],
         "real_word_prior": [Interval(Real, 0, 1, closed="right")],
+        "real_word_smoothing": [Interval(Real, 0, None, closed="neither"), None],
         "split_cost": [Interval(Real, None, None, closed="neither"), None],
         "join_cost": [Interval(Real, None, None, closed="neither"), None],
         "recurrence_weight": [Interval(Real, 0, None, closed="left")],
@@ -311,6 +333,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         language_model=None,
         lm_weight=1.0,
         real_word_prior=0.99,
+        real_word_smoothing=None,
         split_cost=None,
         join_cost=None,
         recurrence_weight=0.0,
@@ -331,6 +354,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.language_model = language_model
         self.lm_weight = lm_weight
         self.real_word_prior = real_word_prior
+        self.real_word_smoothing = real_word_smoothing
         self.split_cost = split_cost
         self.join_cost = join_cost
         self.recurrence_weight = recurrence_weight
@@ -420,6 +444,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         spelling = _Spelling(outside or y)  # what words missing from the lexicon look like
         variants = SpellingVariants(estimator).fit(y, lexicon)
         surface = SurfaceRules(X_seq, y_seq)
+        real_word_counts = _real_word_counts(X, y, in_lexicon)
         channel = getattr(estimator, "channel_", None)
         scale = float(channel.normaliser) if channel is not None else 1.0
 
@@ -434,6 +459,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.spelling_ = spelling
         self.variants_ = variants
         self.surface_rules_ = surface
+        self.real_word_counts_ = real_word_counts
         self.mixed_case_prior_ = mixed_case_prior
         self.scale_ = scale
         return self
@@ -447,7 +473,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (``estimator__max_token_length >= 2``) and falls back to brute force,
         so then both indexes use the costs without them (an upper bound: the
         edits only add cheaper alignments) and the decoder rescores the words
-        found with the full metric.
+        found with the full metric; it also looks up each word with one of the
+        edits undone (``ad`` as ``all``: OCR ``d`` for ``ll``), so that a word
+        reached only through an edit is found
+        (:meth:`skocrcost._noisy_channel.NoisyChannelDecoder.candidates`).
         """
         metric = neighbors.metric_
         retrieval = metric
@@ -475,6 +504,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (set_params may have changed them since fit)."""
         check_number(self.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
         check_number(self.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
+        if self.real_word_smoothing is not None:
+            check_number(self.real_word_smoothing, "real_word_smoothing", low=0, low_open=True)
         check_number(self.recurrence_weight, "recurrence_weight", low=0)
         check_number(self.variant_weight, "variant_weight", low=0)
         check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
@@ -646,6 +677,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             language_model=lm,
             lm_weight=self.lm_weight if self.language_model_ is not None else 1.0,
             real_word_prior=self.real_word_prior,
+            word_priors=self._word_priors(),
             reject_cost=reject,
             n_candidates=min(self.n_candidates, len(self.lexicon_)),
             split_cost=None if self.split_cost is None else self.split_cost / scale,
@@ -656,8 +688,19 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             beam_width=int(self.beam_width),
             mixed_case_prior=self.mixed_case_prior_ if self.fix_mixed_case else None,
             surface=self._surface(),
+            join_hyphen=[end for end, way in self.surface_rules_.join.items() if way == "-"],
             **self._candidate_indexes_,
         )
+
+    def _word_priors(self):
+        """The decoder's real-word priors of single words (see ``real_word_smoothing``)."""
+        s, prior = self.real_word_smoothing, self.real_word_prior
+        if s is None:
+            return None
+        return {
+            w: (right + s * prior) / (seen + s)
+            for w, (right, seen) in self.real_word_counts_.items()
+        }
 
     def _surface(self):
         """The decoder's fixer of punctuation and case (None when both are off); the
@@ -687,6 +730,16 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             return float(np.mean([h == t for h, t in zip(hyp, truth, strict=True)]))
         X, y = check_pairs(X, y)
         return float(np.mean(self.predict(X) == np.array(y, dtype=object)))
+
+
+def _real_word_counts(ocr_words, truth_words, lexicon):
+    """``{word: (right, seen)}``: how often each lexicon word in ``ocr_words`` was right."""
+    seen, right = Counter(), Counter()
+    for o, t in zip(ocr_words, truth_words, strict=True):
+        if o in lexicon:
+            seen[o] += 1
+            right[o] += o == t
+    return {w: (right[w], n) for w, n in seen.items()}
 
 
 def _mixed_case_prior(ocr_words, truth_words, lexicon):

@@ -1141,6 +1141,23 @@ CORRECT_PARAMS = {
     "real_word_prior negative": ({"real_word_prior": -0.1}, ValueError, "real_word_prior"),
     "real_word_prior NaN": ({"real_word_prior": math.nan}, ValueError, "real_word_prior"),
     "real_word_prior bool": ({"real_word_prior": True}, TypeError, "real_word_prior"),
+    "real_word_smoothing 0": ({"real_word_smoothing": 0.0}, ValueError, "real_word_smoothing"),
+    "real_word_smoothing negative": (
+        {"real_word_smoothing": -1.0},
+        ValueError,
+        "real_word_smoothing",
+    ),
+    "real_word_smoothing NaN": (
+        {"real_word_smoothing": math.nan},
+        ValueError,
+        "real_word_smoothing",
+    ),
+    "real_word_smoothing inf": (
+        {"real_word_smoothing": math.inf},
+        ValueError,
+        "real_word_smoothing",
+    ),
+    "real_word_smoothing bool": ({"real_word_smoothing": True}, TypeError, "real_word_smoothing"),
     "split_cost NaN": ({"split_cost": math.nan}, ValueError, "split_cost"),
     "split_cost inf": ({"split_cost": math.inf}, ValueError, "split_cost"),
     "split_cost a string": ({"split_cost": "3"}, (TypeError, ValueError), "split_cost"),

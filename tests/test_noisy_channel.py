@@ -296,6 +296,78 @@ def test_split_words_and_line_break_hyphens_are_joined_when_the_lm_favours_it():
     assert dear.correct_lines(lines) == plain.correct_lines(lines)
 
 
+def test_the_surface_rules_learn_how_the_truth_writes_a_join():
+    ocr = ["he de sired it", "the re turned book", "glisten ing foam", "x de sired", "a pro- perty"]
+    truth = ["he de-sired it", "the re-turned book", "glisten-ing foam", "x desired", "a property"]
+    # Across a space the truth keeps a hyphen 3 times of 4: a rule.  After a
+    # line-break hyphen it closes up once: too few, and closed is the default.
+    rules = SurfaceRules(*token_pairs(ocr, truth, gaps=True))
+    assert rules.join == {"": "-"}
+    # Pairs that do not make a truth word of their line count for nothing.
+    two_words = SurfaceRules(*token_pairs(["a way", "a way", "a way"], ["a-way"] * 3, gaps=True))
+    assert two_words.join == {"": "-"}  # the shape only: the decoder never joins "a way"
+    assert SurfaceRules(*token_pairs(ocr[:3], ["a b c"] * 3, gaps=True)).join == {}
+    closed = SurfaceRules(*token_pairs(["a pro- perty"] * 3, ["a property"] * 3, gaps=True))
+    assert closed.join == {}
+
+
+def test_a_join_is_written_with_a_hyphen_after_the_ends_it_is_given():
+    lexicon = ["he", "returned", "turned", "the", "property", "party", "a", "way", "away"]
+    truth = [*TRUTH, "he returned the property", "he returned", "the property", "a way away"]
+    lines = ["He  Re turned  the pro- perty.", "a way"]
+    spaces = decoder(lexicon, truth, reject_cost=3.0, join_cost=1.0, join_hyphen=[""])
+    assert spaces.correct_lines(lines) == ["He  Re-turned  the property.", "a way"]
+    both = decoder(lexicon, truth, reject_cost=3.0, join_cost=1.0, join_hyphen=["", "-"])
+    assert both.correct_lines(lines) == ["He  Re-turned  the pro-perty.", "a way"]
+    # A corrected join keeps the hyphen after the first half, or before the second,
+    # where the correction left that half as it was; else it is closed up.
+    assert spaces._joined("returned", "re", "tirned", True) == "re-turned"
+    assert spaces._joined("returned", "rc", "turned", True) == "re-turned"
+    assert spaces._joined("returned", "RC", "TIRNED", True) == "RETURNED"
+    assert spaces._joined("returned", "re", "turned", False) == "returned"
+    assert spaces._joined("away", "a", "way", True) == "a-way"
+
+
+def test_candidates_are_also_found_with_a_multi_character_edit_undone():
+    # OCR reads "ll" as "d" (a rule the index cannot read): "all" is 2 single-character
+    # edits from "ad", nine other words are 1, so the index alone never finds it.
+    full = WeightedLevenshtein({("d", "ll"): 0.5, ("rn", "m"): 5.0})
+    retrieval = WeightedLevenshtein()
+    lexicon = ["all", "a", *(f"a{c}" for c in "bcefghij"), "bd", "cd", "am"]
+    nn = EditDistanceNeighbors(metric=retrieval).fit(lexicon)
+
+    def decoder_with(metric):
+        return NoisyChannelDecoder(nn, 1.0, n_candidates=3, metric=metric)
+
+    plain = decoder_with(None)
+    plain.candidates(["ad"])
+    assert "all" not in plain._cache["ad"][0]
+    found = decoder_with(full)
+    found.candidates(["ad", "arn"])
+    words, costs = found._cache["ad"]
+    # As many candidates as the index found, the nearest by the full metric.
+    brute = sorted(lexicon, key=lambda w: full.distance("ad", w))
+    assert words == brute[:3] and words[0] == "all"
+    assert costs.tolist() == [full.distance("ad", w) for w in words]
+    # Only edits cheaper than the nearest word found are undone: "rn" -> "m" (5) is
+    # dearer than "arn"'s nearest words (2 edits each) and would bring nothing nearer.
+    assert found._undone("ad", 1.0) == ["all"] and found._undone("arn", 2.0) == []
+    assert found._undone("arn", 6.0) == ["am"]
+    assert found._cache["arn"][1][0] == 2.0
+    assert found.correct_lines(["ad a"]) == ["all a"]
+
+
+def test_a_word_s_own_real_word_prior_replaces_the_global_one():
+    lexicon = ["the", "his", "house", "book", "bis"]
+    plain = decoder(lexicon, reject_cost=3.0, real_word_prior=0.999)
+    assert plain.correct_lines(["in bis house"]) == ["in bis house"]
+    # "bis" is mostly "his" in OCR: its own prior lets the channel change it.
+    own = decoder(lexicon, reject_cost=3.0, real_word_prior=0.999, word_priors={"bis": 0.05})
+    assert own.correct_lines(["in bis house", "the book"]) == ["in his house", "the book"]
+    never = decoder(lexicon, reject_cost=3.0, real_word_prior=1.0, word_priors={"bis": 1.0})
+    assert never.correct_lines(["in bis house"]) == ["in bis house"]
+
+
 def test_a_recurring_unknown_spelling_is_kept_and_a_one_off_is_corrected():
     lexicon = ["have", "the", "book", "i", "we"]
     text = ["I haue the book", "we haue", "Haue we", "I hame"]
@@ -675,6 +747,41 @@ def test_the_corrector_cuts_joins_and_counts_in_correct_and_predict():
     decoder = fixer.set_params(recurrence_weight=2.0)._decoder()
     assert decoder.split_cost == decoder.join_cost == pytest.approx(1.0 / fixer.scale_)
     assert decoder.recurrence_weight == pytest.approx(2.0 / fixer.scale_)
+
+
+def test_the_corrector_writes_joins_as_its_training_lines_do():
+    ocr, truth = _sequences()
+    hyphens = ["the ho use", "his ho use", "in the ho use"]
+    ocr += [t.split() for t in hyphens]
+    truth += [t.replace("ho use", "ho-use").split() for t in hyphens]
+    X, y = token_pairs([" ".join(t) for t in ocr], [" ".join(t) for t in truth], gaps=True)
+    fixer = _toy_corrector().fit(X, y).set_params(join_cost=1.0)
+    assert fixer.surface_rules_.join == {"": "-"}
+    assert fixer.correct("in his ho use") == "in his ho-use"
+    plain = _toy_corrector().fit(*_sequences()).set_params(join_cost=1.0)
+    assert plain.surface_rules_.join == {}
+    assert plain.correct("in his ho use") == "in his house"
+
+
+def test_the_corrector_learns_each_real_word_s_share_of_right_readings():
+    ocr, truth = _sequences()  # "bis" for "his" 3 times
+    ocr += [["bis"], ["bis"]]  # ... and right twice
+    truth += [["bis"], ["bis"]]
+    fixer = _toy_corrector().fit(ocr, truth)
+    counts = fixer.real_word_counts_
+    assert counts["bis"] == (2, 5) and counts["his"] == (6, 6) and "Smyth" not in counts
+    assert fixer._decoder().word_priors == {}
+    # Prior 1 never changes a real word; "bis" gets (2 + 2 * 1) / (5 + 2) of its own.
+    fixer.set_params(real_word_prior=1.0, real_word_smoothing=2.0)
+    priors = fixer._decoder().word_priors
+    assert priors["bis"] == pytest.approx(4 / 7) and priors["his"] == 1.0
+    assert fixer.correct("in bis house") == "in his house"
+    fixer.set_params(real_word_prior=0.99)
+    assert fixer._decoder().word_priors["his"] == pytest.approx((6 + 2 * 0.99) / (6 + 2))
+    fixer.set_params(real_word_prior=1.0)
+    assert fixer.set_params(real_word_smoothing=None).correct("in bis house") == "in bis house"
+    with pytest.raises(ValueError, match="real_word_smoothing"):
+        fixer.set_params(real_word_smoothing=0.0).correct("bis")
 
 
 def test_grid_search_tunes_the_language_model_weight_and_discount():
