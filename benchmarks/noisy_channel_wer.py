@@ -89,6 +89,7 @@ GRID = {
     "fix_case": [False, True],
     "fix_spacing": [False, True],
     "fix_mixed_case": [False, True],
+    "fix_capitals": [False, True],
 }
 START = {
     "lm_weight": 1.0,
@@ -98,6 +99,7 @@ START = {
 }
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
 START.update(fix_punctuation=False, fix_case=False, fix_spacing=False, fix_mixed_case=False)
+START.update(fix_capitals=False)
 PASSES = 3
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
@@ -348,6 +350,7 @@ def main():
             {"fix_spacing": False},
             {"fix_mixed_case": False},
             {"real_word_smoothing": None},
+            {"fix_capitals": False},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X_test, **{**best, **off})

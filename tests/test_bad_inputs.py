@@ -1158,6 +1158,7 @@ CORRECT_PARAMS = {
         "real_word_smoothing",
     ),
     "real_word_smoothing bool": ({"real_word_smoothing": True}, TypeError, "real_word_smoothing"),
+    "fix_capitals a string": ({"fix_capitals": "yes"}, (TypeError, ValueError), "fix_capitals"),
     "split_cost NaN": ({"split_cost": math.nan}, ValueError, "split_cost"),
     "split_cost inf": ({"split_cost": math.inf}, ValueError, "split_cost"),
     "split_cost a string": ({"split_cost": "3"}, (TypeError, ValueError), "split_cost"),

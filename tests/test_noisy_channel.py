@@ -311,6 +311,24 @@ def test_the_surface_rules_learn_how_the_truth_writes_a_join():
     assert closed.join == {}
 
 
+def test_the_surface_rules_learn_what_a_capital_after_a_small_letter_stands_for():
+    ocr = ["aU the", "feU down", "hopefuU boy,", "McKay came", "teUs it", "wTas here"]
+    truth = ["all the", "fell down", "hopefull boy,", "McKay came", "tells it", "was here"]
+    rules = SurfaceRules(*token_pairs(ocr, truth, gaps=True))
+    # "U" is "ll" 4 times of 4; "K" is right once, "T" nothing the rest of the word
+    # agrees with: too few for a rule.
+    assert rules.capitals == {"U": "ll"}
+    assert (
+        rules.recapitalise("aU,") == "all,"
+        and rules.recapitalise("FeUoU") == "FellolL"[:0] + "Fellol" + "l"
+    )
+    assert rules.recapitalise("McKay") == "McKay" and rules.recapitalise("AU") == "AU"
+    assert rules.recapitalise("wTas") == "wTas"
+    # The rest of the word must agree: "tbeU" for "then" counts against the rule.
+    against = SurfaceRules(*token_pairs(ocr[:2] + ["tbeU it"] * 3, truth[:2] + ["then it"] * 3))
+    assert against.capitals == {}
+
+
 def test_a_join_is_written_with_a_hyphen_after_the_ends_it_is_given():
     lexicon = ["he", "returned", "turned", "the", "property", "party", "a", "way", "away"]
     truth = [*TRUTH, "he returned the property", "he returned", "the property", "a way away"]
@@ -782,6 +800,18 @@ def test_the_corrector_learns_each_real_word_s_share_of_right_readings():
     assert fixer.set_params(real_word_smoothing=None).correct("in bis house") == "in bis house"
     with pytest.raises(ValueError, match="real_word_smoothing"):
         fixer.set_params(real_word_smoothing=0.0).correct("bis")
+
+
+def test_the_corrector_reads_capitals_after_small_letters_as_its_training_pairs_do():
+    ocr, truth = _sequences()
+    ocr += [["aU", "the", "house"], ["in", "aU"], ["aU", "book"]]
+    truth += [["all", "the", "house"], ["in", "all"], ["all", "book"]]
+    fixer = _toy_corrector().fit(ocr, truth)
+    assert fixer.surface_rules_.capitals == {"U": "ll"}
+    assert fixer.correct("in aU the house") == "in aU the house"  # "aU" kept: not a word
+    on = fixer.set_params(fix_capitals=True)
+    assert on.correct("in aU the house, aU") == "in all the house, all"
+    assert on.predict([["aU", "tbe", "house"]]) == [["all", "the", "house"]]
 
 
 def test_grid_search_tunes_the_language_model_weight_and_discount():
