@@ -665,9 +665,9 @@ class NoisyChannelDecoder:
         self.neighbors = neighbors
         self.surface = surface
         self.recapitalise = recapitalise
-        # The multi-character edits (OCR piece, truth piece, cost), cheapest first.
+        # The multi-character edits (OCR piece, truth piece) a word may have undone.
         rules = metric.costs.rules if metric is not None else ()
-        self._rules = sorted(((s, t, c) for s, t, c in rules if s), key=lambda r: r[2])
+        self._rules = [(s, t) for s, t, _ in rules if s]
         self.join_hyphen = join_hyphen
         self.seen_neighbors = seen_neighbors
         self.metric = metric
@@ -703,54 +703,39 @@ class NoisyChannelDecoder:
         The ``n_candidates`` nearest lexicon words, and as many of the words seen
         in training when ``seen_neighbors`` is given, by cost (ties: lexicon first).
         When ``metric`` has multi-character edits, which the indexes cannot
-        read, the words are found by the indexes' costs, also for the word with
-        one such edit undone (:meth:`_undone`), and ranked by ``metric``: as
-        many as were found for the word itself are kept.
+        read, the words are found by the indexes' costs and ranked by
+        ``metric``, and the lexicon words that the word becomes with one such
+        edit undone (:meth:`_undone`) join them: as many as the indexes found
+        are kept.
         """
         new = [o for o in dict.fromkeys(observed) if o not in self._cache]
         if not new:
             return
-        found = self._nearest(new)
-        # The words found through undone edits come last in each dict (cost inf).
+        found = {o: {} for o in new}
+        for nn in (self.neighbors, self.seen_neighbors):
+            if nn is None:
+                continue
+            k = min(self.n_candidates, len(nn.lexicon_))
+            dist, ind = nn.kneighbors(new, n_neighbors=k)
+            for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
+                for j, c in zip(i, d, strict=True):
+                    near.setdefault(nn.lexicon_[j], c)
         keep = {o: len(near) for o, near in found.items()}
-        if self._rules:
-            # A path through an undone edit costs at least the edit: only the edits
-            # cheaper than the word's nearest candidate can bring a nearer one.
-            undone = {
-                o: self._undone(o, min(near.values(), default=0.0)) for o, near in found.items()
-            }
-            more = self._nearest(list(dict.fromkeys(u for us in undone.values() for u in us)))
-            for o, us in undone.items():
-                for u in us:
-                    for w in more[u]:
-                        found[o].setdefault(w, math.inf)
+        for o, near in found.items():
+            for word in self._undone(o):  # ad -> all: d for ll, two edits apart without it
+                if word in self.words:
+                    near.setdefault(word, math.inf)  # (the index's cost is not known)
         for o, near in found.items():
             if self.metric is not None:  # one call for all of the word's candidates
                 near = dict(zip(near, self.metric.pairwise([o], list(near))[0].tolist()))
             words = sorted(near, key=near.get)[: keep[o]]  # stable: ties keep the lexicon's order
             self._cache[o] = (words, np.array([near[w] for w in words]))
 
-    def _nearest(self, words):
-        """``{word: {lexicon word: index cost}}``: the nearest of each of ``words`` in
-        the indexes, ``n_candidates`` of each (the lexicon's first)."""
-        found = {w: {} for w in words}
-        for nn in (self.neighbors, self.seen_neighbors):
-            if nn is None or not words:
-                continue
-            k = min(self.n_candidates, len(nn.lexicon_))
-            dist, ind = nn.kneighbors(words, n_neighbors=k)
-            for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
-                for j, c in zip(i, d, strict=True):
-                    near.setdefault(nn.lexicon_[j], c)
-        return found
-
-    def _undone(self, o, bound):
-        """``o`` with one multi-character edit of ``metric`` cheaper than ``bound``
-        undone (``ad`` -> ``all`` for OCR ``d`` read from ``ll``), each way once."""
+    def _undone(self, o):
+        """``o`` with one multi-character edit of ``metric`` undone (``ad`` -> ``all``
+        for OCR ``d`` read from ``ll``), each way once."""
         out = []
-        for source, target, cost in self._rules:  # cheapest first
-            if cost >= bound:
-                break
+        for source, target in self._rules:
             at = o.find(source)
             while at >= 0:
                 out.append(o[:at] + target + o[at + len(source) :])

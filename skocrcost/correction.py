@@ -484,9 +484,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (``estimator__max_token_length >= 2``) and falls back to brute force,
         so then both indexes use the costs without them (an upper bound: the
         edits only add cheaper alignments) and the decoder rescores the words
-        found with the full metric; it also looks up each word with one of the
-        edits undone (``ad`` as ``all``: OCR ``d`` for ``ll``), so that a word
-        reached only through an edit is found
+        found with the full metric, with the lexicon words each word becomes with
+        one of the edits undone (``ad`` -> ``all``: OCR ``d`` for ``ll``), which
+        the indexes could miss
         (:meth:`skocrcost._noisy_channel.NoisyChannelDecoder.candidates`).
         """
         metric = neighbors.metric_

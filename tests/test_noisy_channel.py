@@ -361,17 +361,16 @@ def test_candidates_are_also_found_with_a_multi_character_edit_undone():
     plain.candidates(["ad"])
     assert "all" not in plain._cache["ad"][0]
     found = decoder_with(full)
-    found.candidates(["ad", "arn"])
+    found.candidates(["ad", "adad"])
     words, costs = found._cache["ad"]
     # As many candidates as the index found, the nearest by the full metric.
     brute = sorted(lexicon, key=lambda w: full.distance("ad", w))
     assert words == brute[:3] and words[0] == "all"
     assert costs.tolist() == [full.distance("ad", w) for w in words]
-    # Only edits cheaper than the nearest word found are undone: "rn" -> "m" (5) is
-    # dearer than "arn"'s nearest words (2 edits each) and would bring nothing nearer.
-    assert found._undone("ad", 1.0) == ["all"] and found._undone("arn", 2.0) == []
-    assert found._undone("arn", 6.0) == ["am"]
-    assert found._cache["arn"][1][0] == 2.0
+    # Each edit undone once, wherever it applies; only lexicon words are taken.
+    assert found._undone("adad") == ["allad", "adall"] and found._undone("x") == []
+    assert "allad" not in found._cache["adad"][0]
+    assert found._undone("arn") == ["am"]
     assert found.correct_lines(["ad a"]) == ["all a"]
 
 
