@@ -329,6 +329,17 @@ def test_the_surface_rules_learn_what_a_capital_after_a_small_letter_stands_for(
     assert against.capitals == {}
 
 
+def test_real_ocr_teaches_each_corpus_its_own_join_and_capital_rules():
+    # ICDAR 2017's truth keeps the printed page's line-break hyphens and its OCR
+    # writes "ll" as "U"; BLN600's truth closes joins up and its OCR has no such rule.
+    X, y = read_pairs(shared_path("icdar2017_engmono", "lines.tsv"))
+    icdar = SurfaceRules(*token_pairs(X[:10000], y[:10000], gaps=True))
+    assert icdar.join[""] == "-" and icdar.capitals["U"] == "ll"
+    X, y = read_pairs(shared_path("bln600", "train.lines.tsv"))
+    bln = SurfaceRules(*token_pairs(X[:5000], y[:5000], gaps=True))
+    assert bln.join == {} and bln.capitals == {}
+
+
 def test_a_join_is_written_with_a_hyphen_after_the_ends_it_is_given():
     lexicon = ["he", "returned", "turned", "the", "property", "party", "a", "way", "away"]
     truth = [*TRUTH, "he returned the property", "he returned", "the property", "a way away"]
