@@ -298,12 +298,11 @@ class SurfaceRules:
       what ends the first token (``""``: a word, a space lost a line-break
       hyphen; ``"-"``: a line-break hyphen) -> ``"-"`` (a hyphen where they
       meet) or ``""`` (closed up).  Counted on the same lines, for each pair
-      of tokens that :meth:`NoisyChannelDecoder._joinable`'s shape allows and
-      whose joined cores match a truth word of the line; read by the decoder
+      of tokens with the shape of one word (:func:`join_halves`) whose joined
+      cores match a truth word of the line; read by the decoder
       (``join_hyphen``) when it joins two tokens.  Some collections keep the
       line-break hyphens of the printed page (ICDAR 2017's monographs, in 756
       of 905 such joins), others close them up (BLN600's newspapers).
-
     * ``capitals``: a capital letter right after a small one in an OCR word
       (``aU``, ``hopefuU``) -> what the truth has in its place when the rest of
       the word agrees (``ll``: ICDAR 2017's OCR reads ``ll`` as ``U`` in 495 of
@@ -881,35 +880,28 @@ class NoisyChannelDecoder:
         words, n = self.words, len(o)
         return [[q for q in range(p + 1, n + 1) if o[p:q] in words] for p in range(n)]
 
-    def _cut_score(self, n_parts):
-        """The context-free score of a cut into ``n_parts`` words: ``split_cost`` per cut
-        and each word's real-word prior (the LM prices the words in context)."""
-        return self.split_cost * (n_parts - 1) + self._keep_known() * n_parts
-
     def _read_cuts(self, beam, o, where, extra):
         """The hypotheses after reading ``o`` cut into lexicon words (:meth:`_pieces`).
 
         A search along ``o`` as :meth:`_search` goes along a line: the hypotheses at
         each position of ``o`` merge by LM state and are pruned to ``beam_width``, and
-        each goes on with every lexicon word starting there, for that word's prior and
-        LM score plus ``split_cost`` for every word after the first
-        (:meth:`_cut_score` summed along the path).  Returns ``[(score, state, back)]``.
+        each goes on with every lexicon word starting there, for that word's real-word
+        prior and LM score plus ``split_cost`` for every word after the first.
+        Returns ``[(score, state, back)]``.
         """
         pieces, n = self._pieces(o), len(o)
         if not pieces or not pieces[0]:
             return []
         keep, weight = self._keep_known(), -self.lm_weight / self.normaliser
-        at = [{} for _ in range(n + 1)]  # {state: (score, parts so far, beam's back)}
+        at = [{} for _ in range(n + 1)]  # {state: (score, (parts so far, beam's back))}
         for s, state, back in beam:
-            old = at[0].get(state)
-            if old is None or s + extra < old[0]:
-                at[0][state] = (s + extra, (), back)
+            self._offer(at[0], s + extra, state, ((), back))
         for p in range(n):
             if not at[p] or not pieces[p]:
                 continue
-            hyps = sorted(at[p].items(), key=lambda h: h[1][0])[: self.beam_width]
+            hyps = self._best(at[p])
             ends = pieces[p]
-            steps = [(state, o[p:q]) for state, _ in hyps for q in ends]
+            steps = [(state, o[p:q]) for _, state, _ in hyps for q in ends]
             if self._uses_lm():
                 # (context, word, None): a word of its own, not a looked-up word's readings
                 cache = self._cached_lm(
@@ -923,14 +915,13 @@ class NoisyChannelDecoder:
                 lm = [0.0] * len(steps)
             cost = keep + (self.split_cost if p else 0.0)
             it = iter(lm)
-            for state, (s, parts, back) in hyps:
+            for s, state, (parts, back) in hyps:
                 for q in ends:
-                    v = s + cost + next(it)
-                    after = self._shift(state, o[p:q])
-                    old = at[q].get(after)
-                    if old is None or v < old[0]:
-                        at[q][after] = (v, (*parts, o[p:q]), back)
-        return [(s, state, (back, where, parts)) for state, (s, parts, back) in at[n].items()]
+                    word = o[p:q]
+                    self._offer(
+                        at[q], s + cost + next(it), self._shift(state, word), ((*parts, word), back)
+                    )
+        return [(s, state, (back, where, parts)) for state, (s, (parts, back)) in at[n].items()]
 
     def _shift(self, context, word):
         """The LM state after ``word``: the last ``context_size`` words."""

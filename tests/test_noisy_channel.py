@@ -879,8 +879,9 @@ def _brute_force(dec, tokens):
     """Every path through the readings of a line, scored from scratch: ``{output: score}``.
 
     The readings (``_choose``, ``_pieces``, ``_joinable``) are the decoder's; every cut
-    is a path of ``_pieces`` from the word's start to its end scored by ``_cut_score``
-    (enumerated here, searched by the decoder); the search,
+    is a path of ``_pieces`` from the word's start to its end, scored as ``split_cost``
+    per cut and each word's real-word prior (enumerated here, searched by the
+    decoder); the search,
     its state merging, pruning and bookkeeping are not used, and the language model is
     asked directly (no cache).
     """
@@ -895,7 +896,8 @@ def _brute_force(dec, tokens):
             yield (word,), [(word, priced)], float(score)
         if cuts and dec.split_cost is not None and o not in dec.words and o.isalpha():
             for parts in _cuts(o, dec._pieces(o)):
-                yield parts, [(p, True) for p in parts], dec._cut_score(len(parts))
+                score = dec.split_cost * (len(parts) - 1) + dec._keep_known() * len(parts)
+                yield parts, [(p, True) for p in parts], score
 
     def paths(i):  # (back chain, LM-scored words, channel score) of tokens i..
         if i == len(tokens):
