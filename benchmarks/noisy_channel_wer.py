@@ -367,8 +367,12 @@ def main():
                 f"{(raw - w) / cut:.0%} of the ceiling's cut)",
                 flush=True,
             )
-        for label, params in (("tuned", best), ("tuned without variants", no_variants)):
-            counts = changes(X_test, run(X_test, **params), y_test)
+        # The tuned setting's output is hyp already; only the one without variants is new.
+        for label, lines in (
+            ("tuned", hyp),
+            ("tuned without variants", run(X_test, **no_variants)),
+        ):
+            counts = changes(X_test, lines, y_test)
             print(f"{name}: tokens changed by the {label} setting: {counts}", flush=True)
         for kind, share in error_kinds(hyp, y_test, words).items():
             print(f"{name}: left after correction: {kind:<60} {share:.4f}", flush=True)
