@@ -1,6 +1,6 @@
 """End-to-end word error rate of noisy-channel correction on held-out real OCR lines.
 
-    python benchmarks/noisy_channel_wer.py [n_test [corpus [protocol]]]
+    python benchmarks/noisy_channel_wer.py [n_test [corpus [protocol [skip]]]]
 
 For BLN600 (train.lines.tsv) and ICDAR 2017 (lines.tsv), or the one corpus
 named: the last ``n_test`` lines (default 1000) are held out, ``TUNE`` lines
@@ -11,7 +11,9 @@ equal stretches of the lines before the held-out ones (a sample of the whole
 collection: its books and papers come in runs), and the ``GUARD`` lines just
 before the held-out ones are left out of both (they may be the held-out
 lines' own document); protocol ``tail``: the ``TUNE`` lines just before the
-held-out ones tune.  The parameters are tuned by (coordinate
+held-out ones tune.  With ``skip``, the last ``skip`` lines are left out
+altogether, so that other books are held out (``skip`` 1000: the 1,000 lines
+before the usual held-out ones).  The parameters are tuned by (coordinate
 descent from the corrector's defaults: one parameter at a time over its grid
 (the LM's weight and the real-word prior together, over their joint grid),
 the others fixed, until a whole pass changes nothing; at most ``PASSES``), and
@@ -90,6 +92,7 @@ GRID = {
     "fix_spacing": [False, True],
     "fix_mixed_case": [False, True],
     "fix_capitals": [False, True],
+    "fix_hyphens": [False, True],
 }
 START = {
     "lm_weight": 1.0,
@@ -99,7 +102,7 @@ START = {
 }
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
 START.update(fix_punctuation=False, fix_case=False, fix_spacing=False, fix_mixed_case=False)
-START.update(fix_capitals=False)
+START.update(fix_capitals=False, fix_hyphens=False)
 PASSES = 3
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
@@ -271,16 +274,22 @@ def main():
     n_test = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     corpora = {k: v for k, v in CORPORA.items() if len(sys.argv) < 3 or k == sys.argv[2]}
     protocol = sys.argv[3] if len(sys.argv) > 3 else "blocks"
+    skip = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     scowl = scowl_words()
     for name, path in corpora.items():
         t0 = time.perf_counter()
         X_all, y_all = read_pairs(path)
+        X_all, y_all = X_all[: len(X_all) - skip], y_all[: len(y_all) - skip]
         n_tune = TUNE[name]
         parts = split_lines(len(X_all), n_test, n_tune, protocol)
         (X_train, X_tune, X_test), (y_train, y_tune, y_test) = (
             [[z[i] for i in idx] for idx in parts] for z in (X_all, y_all)
         )
-        print(f"{name}: protocol {protocol}, {len(X_train)} training lines", flush=True)
+        print(
+            f"{name}: protocol {protocol}, last {skip} lines skipped, "
+            f"{len(X_train)} training lines",
+            flush=True,
+        )
         enc = Tokens()
         fixer, X_seq, y_seq = train_corrector(X_train, y_train, scowl)
         lexicon = fixer.lexicon_
@@ -351,6 +360,7 @@ def main():
             {"fix_mixed_case": False},
             {"real_word_smoothing": None},
             {"fix_capitals": False},
+            {"fix_hyphens": False},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X_test, **{**best, **off})

@@ -126,6 +126,28 @@ def join_halves(a, b):
     return core_a, core_b, trail_a
 
 
+def broken_word(core, words):
+    """``(core closed up, compound)`` if ``core`` may be one word the OCR kept broken
+    by a line-break hyphen (``sym-pathy``, ``with-out``), else None.
+
+    One hyphen between letters; closed up it is a word of ``words`` and with the
+    hyphen it is not.  ``compound``: its halves are both words, so that the hyphen
+    may be a compound's (``to-day``), a spelling the truth decides word by word.
+    Looked up as :meth:`NoisyChannelDecoder._key` does: as written, else
+    lower-cased.
+    """
+    a, hyphen, b = core.partition("-")
+    if not (hyphen and a.isalpha() and b.isalpha()):
+        return None
+
+    def known(word):
+        return word in words or word.lower() in words
+
+    if not known(a + b) or known(core):
+        return None
+    return a + b, known(a) and known(b)
+
+
 def aligned_tokens(ocr_lines, truth_lines):
     """Per line pair, the ``(OCR token, truth token)`` columns of a word-level alignment.
 
@@ -308,6 +330,13 @@ class SurfaceRules:
       the word agrees (``ll``: ICDAR 2017's OCR reads ``ll`` as ``U`` in 495 of
       526 such words), counted over every aligned pair of tokens; used by
       :meth:`recapitalise`.
+    * ``hyphen``: a line-break hyphen the OCR kept inside one word of ``words``
+      whose halves are not both words (:func:`broken_word`: ``sym-pathy``) ->
+      ``""`` where the truth mostly closes such words up (ICDAR 2017, 1,720 of
+      1,860 training words) or ``"-"`` (keeps it), counted over every aligned
+      pair of tokens; used by :meth:`close_up`, with ``written``: how often the
+      training truth writes each lexicon word and each hyphenated word
+      (lower-cased), which tells a compound's hyphen from a line break's.
 
     A rule maps its key to the truth's most frequent value when that differs,
     makes up more than half of the key's occurrences and occurs at least
@@ -325,10 +354,13 @@ class SurfaceRules:
     """
 
     MIN_COUNT = 3
+    CLOSED_RATIO = 10
     SPACING = ("keep", "left", "right", "both", "drop")
 
-    def __init__(self, ocr_sequences, truth_sequences):
-        lead, trail, case, spacing, join, capitals = (defaultdict(Counter) for _ in range(6))
+    def __init__(self, ocr_sequences, truth_sequences, words=()):
+        lead, trail, case, spacing, join, capitals, hyphen = (
+            defaultdict(Counter) for _ in range(7)
+        )
         for xs, ys in zip(ocr_sequences, truth_sequences, strict=True):
             pairs = [(o, t) for o, t in zip(xs, ys, strict=True) if o]
             line = [o for o, _ in pairs]
@@ -337,6 +369,8 @@ class SurfaceRules:
                 lo, co, to = split_token(o)
                 lt, ct, tt = split_token(t)
                 self._count_capitals(capitals, co, ct)
+                if (broken := broken_word(co, words)) is not None and not broken[1]:
+                    hyphen["-"][{broken[0]: "", co: "-"}.get(ct)] += 1
                 if co and co.lower() == ct.lower():
                     lead[lo][lt] += 1
                     trail[to, self._follows(line, k)][tt] += 1
@@ -352,6 +386,13 @@ class SurfaceRules:
         self.spacing_any, _ = self._rules(self._merged(spacing, 1), lambda key: "keep")
         self.join, _ = self._rules(join, lambda key: "")
         self.capitals, _ = self._rules(capitals, lambda key: key)
+        self.hyphen, _ = self._rules(hyphen, lambda key: key)
+        self.written = Counter(
+            core
+            for ys in truth_sequences
+            for t in ys
+            if (core := split_token(t)[1].lower()) in words or core.count("-") == 1
+        )
 
     @staticmethod
     def _count_capitals(table, ocr, truth):
@@ -362,6 +403,30 @@ class SurfaceRules:
             same = truth[:i] == ocr[:i] and truth[len(truth) - tail :] == ocr[i + 1 :]
             read = truth[i : len(truth) - tail] if same and len(truth) > i + tail else None
             table[ocr[i]][read] += 1
+
+    def close_up(self, token, words):
+        """``token`` with the word the OCR kept broken by a line-break hyphen closed up
+        (:func:`broken_word`, looked up in ``words``), if the truth mostly closes
+        such words up (``hyphen``).
+
+        A compound (``with-out``, ``to-day``) only if the training truth writes it
+        closed up over ``CLOSED_RATIO`` times as often as with its hyphen: a hyphen
+        that the truth writes mid-line too is a compound's.  On ICDAR 2017's
+        training pairs that rule is right for 1,693 of the 1,811 OCR compounds
+        whose closed form is a lexicon word (843 closed up, 850 kept; 16 closed
+        up wrongly, 40 kept wrongly, 62 neither), where the truth closes up 883.
+        """
+        lead, core, trail = split_token(token)
+        broken = broken_word(core, words) if self.hyphen.get("-") == "" else None
+        if broken is None:
+            return token
+        closed, compound = broken
+        if (
+            compound
+            and not self.written[closed.lower()] > self.CLOSED_RATIO * self.written[core.lower()]
+        ):
+            return token
+        return lead + closed + trail
 
     def recapitalise(self, token):
         """``token`` with each capital after a small letter replaced by its rule."""
@@ -635,6 +700,11 @@ class NoisyChannelDecoder:
         a small letter read as the training pairs show them
         (:meth:`SurfaceRules.recapitalise`: ``aU`` -> ``all``), before it is
         corrected; None reads tokens as they are.
+    close_up : callable or None
+        ``close_up(token, words)``: the token with a word the OCR kept broken by
+        a line-break hyphen closed up (:meth:`SurfaceRules.close_up`:
+        ``sym-pathy`` -> ``sympathy``), given the lexicon, before it is
+        corrected; None leaves such words.
     """
 
     def __init__(
@@ -660,10 +730,12 @@ class NoisyChannelDecoder:
         surface=None,
         join_hyphen=(),
         recapitalise=None,
+        close_up=None,
     ):
         self.neighbors = neighbors
         self.surface = surface
         self.recapitalise = recapitalise
+        self.close_up = close_up
         # The multi-character edits (OCR piece, truth piece) a word may have undone.
         rules = metric.costs.rules if metric is not None else ()
         self._rules = [(s, t) for s, t, _ in rules if s]
@@ -954,6 +1026,12 @@ class NoisyChannelDecoder:
             if j % 2 == 0 and p
         ]
 
+    def _rewritten(self, token):
+        """``token`` as it is corrected: ``recapitalise``, then ``close_up``."""
+        if self.recapitalise is not None:
+            token = self.recapitalise(token)
+        return token if self.close_up is None else self.close_up(token, self.words)
+
     def _mixed(self, word):
         """Whether ``word`` (as written) gets the ``mixed_case_prior``: a mixed-case
         word, unless the lexicon has it so."""
@@ -986,8 +1064,7 @@ class NoisyChannelDecoder:
 
         A token joined to the one before it (``join_cost``) comes back empty.
         """
-        fix = self.recapitalise or (lambda token: token)
-        sequences = [[fix(t) for t in seq] for seq in sequences]
+        sequences = [[self._rewritten(t) for t in seq] for seq in sequences]
         looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
         self._counts = Counter(looked_up)
         self._readings_cache = {}  # keeping an unknown word depends on the counts

@@ -1159,6 +1159,7 @@ CORRECT_PARAMS = {
     ),
     "real_word_smoothing bool": ({"real_word_smoothing": True}, TypeError, "real_word_smoothing"),
     "fix_capitals a string": ({"fix_capitals": "yes"}, (TypeError, ValueError), "fix_capitals"),
+    "fix_hyphens a string": ({"fix_hyphens": "yes"}, (TypeError, ValueError), "fix_hyphens"),
     "split_cost NaN": ({"split_cost": math.nan}, ValueError, "split_cost"),
     "split_cost inf": ({"split_cost": math.inf}, ValueError, "split_cost"),
     "split_cost a string": ({"split_cost": "3"}, (TypeError, ValueError), "split_cost"),

@@ -15,6 +15,7 @@ from skocrcost._noisy_channel import (
     NoisyChannelDecoder,
     SurfaceRules,
     aligned_tokens,
+    broken_word,
     lm_sentence,
     match_case,
     split_core,
@@ -329,15 +330,72 @@ def test_the_surface_rules_learn_what_a_capital_after_a_small_letter_stands_for(
     assert against.capitals == {}
 
 
-def test_real_ocr_teaches_each_corpus_its_own_join_and_capital_rules():
-    # ICDAR 2017's truth keeps the printed page's line-break hyphens and its OCR
-    # writes "ll" as "U"; BLN600's truth closes joins up and its OCR has no such rule.
+def test_a_broken_word_is_one_hyphen_inside_a_lexicon_word():
+    words = {"sympathy", "mediterranean", "without", "with", "out", "dining-room", "room", "a"}
+    assert broken_word("sym-pathy", words) == ("sympathy", False)
+    assert broken_word("Mediter-ranean", words) == ("Mediterranean", False)  # lower-cased
+    assert broken_word("with-out", words) == ("without", True)  # maybe a compound
+    assert broken_word("dining-room", words) is None  # a lexicon word as it is
+    assert broken_word("sym-pathy", words - {"sympathy"}) is None
+    for core in ("sympathy", "sym--pathy", "sym-pa-thy", "-sympathy", "sympathy-", "sym-pathy2"):
+        assert broken_word(core, words) is None
+    assert broken_word("sym-pathy", ()) is None
+
+
+def test_the_surface_rules_learn_whether_the_truth_closes_up_a_broken_word():
+    words = {"sympathy", "property", "mischief", "a", "the"}
+    ocr = ["a sym-pathy", "the pro-perty", "mis-chief a", "the sym-pathy"]
+    closed = ["a sympathy", "the property", "mischief a", "the sym-pathy"]
+    assert SurfaceRules(*token_pairs(ocr, closed, gaps=True), words).hyphen == {"-": ""}
+    # Without the lexicon nothing is a broken word; kept 2 times of 4 is no majority.
+    assert SurfaceRules(*token_pairs(ocr, closed, gaps=True)).hyphen == {}
+    kept = ["a sympathy", "the property", "mis-chief a", "the sym-pathy"]
+    assert SurfaceRules(*token_pairs(ocr, kept, gaps=True), words).hyphen == {}
+    # A truth that is neither form counts against the rule.
+    other = ["a sympathy", "the property", "mis chief a", "the sym pathy"]
+    assert SurfaceRules(*token_pairs(ocr, other, gaps=True), words).hyphen == {}
+    # Compounds (both halves words) do not count: their hyphen may be a spelling.
+    words |= {"with", "out", "without", "to", "day", "today"}
+    compounds = ["a with-out", "to-day a", "the with-out"]
+    rules = SurfaceRules(*token_pairs(ocr + compounds, kept + compounds, gaps=True), words)
+    assert rules.hyphen == {}
+    rules = SurfaceRules(*token_pairs(ocr + compounds, closed + compounds, gaps=True), words)
+    assert rules.hyphen == {"-": ""}
+
+
+def test_a_compound_is_closed_up_only_where_the_truth_writes_it_mostly_closed_up():
+    words = {"sympathy", "with", "out", "without", "to", "day", "today", "a"}
+    ocr = ["a sym-pathy", "a sym-pathy", "a sym-pathy", "to-day", "to-day", "a to-day"]
+    truth = ["a sympathy", "a sympathy", "a sympathy", "to-day", "to-day", "a today"]
+    ocr += ["without a"] * 11 + ["with-out"]
+    truth += ["without a"] * 11 + ["with-out"]  # closed up 11 times, hyphenated once
+    rules = SurfaceRules(*token_pairs(ocr, truth, gaps=True), words)
+    assert rules.hyphen == {"-": ""} and rules.written["without"] == 11
+    assert rules.close_up("(With-out,", words) == "(Without,"
+    assert rules.close_up("to-day", words) == "to-day"  # today once, to-day twice
+    assert rules.close_up("sym-pathy.", words) == "sympathy." and rules.close_up("a", words) == "a"
+    # Ten times as often is not enough; and without the rule nothing is closed up.
+    tenfold = SurfaceRules(*token_pairs(ocr[:-2] + ocr[-1:], truth[:-2] + truth[-1:]), words)
+    assert tenfold.written["without"] == 10 and tenfold.close_up("with-out", words) == "with-out"
+    kept = SurfaceRules(
+        *token_pairs(ocr, [t.replace("sympathy", "sym-pathy") for t in truth]), words
+    )
+    assert kept.hyphen == {} and kept.close_up("sym-pathy", words) == "sym-pathy"
+
+
+def test_real_ocr_teaches_each_corpus_its_own_join_capital_and_hyphen_rules():
+    # ICDAR 2017's truth keeps the printed page's line-break hyphens where the OCR
+    # lost them, closes up the words the OCR kept broken, and its OCR writes "ll" as
+    # "U"; BLN600's truth closes joins up and its OCR has no such rule.
+    lexicon = set()
+    for name in ("british-english", "american-english"):
+        lexicon |= set(shared_path("lexicon", name).read_text(encoding="utf-8").lower().split())
     X, y = read_pairs(shared_path("icdar2017_engmono", "lines.tsv"))
-    icdar = SurfaceRules(*token_pairs(X[:10000], y[:10000], gaps=True))
-    assert icdar.join[""] == "-" and icdar.capitals["U"] == "ll"
+    icdar = SurfaceRules(*token_pairs(X[:10000], y[:10000], gaps=True), lexicon)
+    assert icdar.join[""] == "-" and icdar.capitals["U"] == "ll" and icdar.hyphen == {"-": ""}
     X, y = read_pairs(shared_path("bln600", "train.lines.tsv"))
-    bln = SurfaceRules(*token_pairs(X[:5000], y[:5000], gaps=True))
-    assert bln.join == {} and bln.capitals == {}
+    bln = SurfaceRules(*token_pairs(X[:5000], y[:5000], gaps=True), lexicon)
+    assert bln.join == {} and bln.capitals == {} and bln.hyphen == {}
 
 
 def test_a_join_is_written_with_a_hyphen_after_the_ends_it_is_given():
@@ -822,6 +880,26 @@ def test_the_corrector_reads_capitals_after_small_letters_as_its_training_pairs_
     on = fixer.set_params(fix_capitals=True)
     assert on.correct("in aU the house, aU") == "in all the house, all"
     assert on.predict([["aU", "tbe", "house"]]) == [["all", "the", "house"]]
+
+
+def test_the_corrector_closes_up_broken_words_as_its_training_pairs_do():
+    ocr, truth = _sequences()
+    ocr += [["his", "bo-ok"], ["in", "hou-se"], ["the", "hou-se"]]
+    truth += [["his", "book"], ["in", "house"], ["the", "house"]]
+    fixer = _toy_corrector().fit(ocr, truth)
+    assert fixer.surface_rules_.hyphen == {"-": ""}
+    line = "in his hou-se, the Bo-ok"
+    assert fixer.correct(line) == line  # off: broken words are left as the OCR wrote them
+    compound = fixer.correct("tbe-house")
+    on = fixer.set_params(fix_hyphens=True)
+    assert on.correct(line) == "in his house, the Book"
+    # Closed up, then corrected like any word; with a word for a half, left to the decoder.
+    assert on.predict([["tbe", "bo-ok"]]) == [["the", "book"]]
+    assert on.correct("tbe-house") == compound == "the-house"
+    # A truth that keeps such hyphens teaches no rule, and the flag then does nothing.
+    kept = _toy_corrector().set_params(fix_hyphens=True)
+    kept.fit(ocr, truth[:-3] + [["his", "bo-ok"], ["in", "hou-se"], ["the", "hou-se"]])
+    assert kept.surface_rules_.hyphen == {} and kept.correct(line) == line
 
 
 def test_grid_search_tunes_the_language_model_weight_and_discount():
