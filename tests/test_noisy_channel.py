@@ -398,6 +398,20 @@ def test_real_ocr_teaches_each_corpus_its_own_join_capital_and_hyphen_rules():
     assert bln.join == {} and bln.capitals == {} and bln.hyphen == {}
 
 
+def test_a_word_first_reached_by_a_join_is_read_with_its_candidates_later():
+    # "he re turned": the join reaches "returned" without fetching its candidates,
+    # and the LM's row for it after "he" has that one reading.  In the next call,
+    # "retnrned" fetches them: its readings must be priced in full, not by that row.
+    lexicon = ["he", "returned", "turned", "the", "property", "party", "a", "way", "away"]
+    truth = [*TRUTH, "he returned the property", "he returned", "the property", "a way away"]
+    twice = decoder(lexicon, truth, reject_cost=3.0, join_cost=1.0)
+    assert twice.correct_lines(["he re turned"]) == ["he returned"]
+    assert twice.correct_lines(["he returned", "he retnrned"]) == ["he returned"] * 2
+    fresh = decoder(lexicon, truth, reject_cost=3.0, join_cost=1.0)
+    lines = ["he returned", "he retnrned the"]
+    assert twice.correct_lines(lines) == fresh.correct_lines(lines)
+
+
 def test_a_join_is_written_with_a_hyphen_after_the_ends_it_is_given():
     lexicon = ["he", "returned", "turned", "the", "property", "party", "a", "way", "away"]
     truth = [*TRUTH, "he returned the property", "he returned", "the property", "a way away"]
