@@ -191,7 +191,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``sympathy``: closed up it is a lexicon word, with the hyphen it is not)
         where the training pairs mostly show such words closed up
         (:attr:`surface_rules_`: ICDAR 2017's truth closes up 1,720 of 1,860
-        whose halves are not both words; BLN600 has too few for a rule).  A
+        whose halves are not both words; BLN600's OCR keeps few).  A
         compound (``with-out``, ``to-day``: both halves are words) only if the
         training truth writes it closed up over 10 times as often as with its
         hyphen.  False leaves such words as the OCR wrote them.

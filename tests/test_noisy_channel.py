@@ -386,7 +386,8 @@ def test_a_compound_is_closed_up_only_where_the_truth_writes_it_mostly_closed_up
 def test_real_ocr_teaches_each_corpus_its_own_join_capital_and_hyphen_rules():
     # ICDAR 2017's truth keeps the printed page's line-break hyphens where the OCR
     # lost them, closes up the words the OCR kept broken, and its OCR writes "ll" as
-    # "U"; BLN600's truth closes joins up and its OCR has no such rule.
+    # "U"; BLN600's truth closes joins up and its OCR has no such rule (17 broken
+    # words in these lines: 7 closed up, 5 kept, 5 written otherwise).
     lexicon = set()
     for name in ("british-english", "american-english"):
         lexicon |= set(shared_path("lexicon", name).read_text(encoding="utf-8").lower().split())
