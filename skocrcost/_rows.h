@@ -122,11 +122,13 @@ static ptrdiff_t skc_rows_profile(const int32_t *gpot, ptrdiff_t n_ids, const in
 #undef SKC_VW
 
 /* Lanes per column for an OCR string of n characters: the fewest vectors that hold it
- * (1, 2, 4 or 8), or 0 if it is longer than the kernel takes. */
+ * (1, 2, 3, 4 or 8: an instance each), or 0 if it is longer than the kernel takes. */
 static ptrdiff_t skc_rows_width(ptrdiff_t n) {
-    ptrdiff_t nv = 1;
-    while (nv * 4 < n) nv *= 2;
-    return nv <= SKC_ROWS_MAX_NV ? nv * 4 : 0;
+    static const ptrdiff_t nvs[] = {1, 2, 3, 4, SKC_ROWS_MAX_NV};
+    size_t k;
+    for (k = 0; k < sizeof(nvs) / sizeof(nvs[0]); k++)
+        if (nvs[k] * 4 >= n) return nvs[k] * 4;
+    return 0;
 }
 
 /* out[wid[k]] (out[k] without wid) for words k0 <= k < k1 of the truth strings, whose
@@ -146,6 +148,8 @@ static void skc_rows_run(const int32_t *prof, ptrdiff_t width, ptrdiff_t n_ids,
             skc_rows_##level##_1(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
         else if (width == 8)                                                                 \
             skc_rows_##level##_2(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
+        else if (width == 12)                                                                \
+            skc_rows_##level##_3(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
         else if (width == 16)                                                                \
             skc_rows_##level##_4(prof, n_ids, extra, n_extra, yid, ycp, co, k0, k1, res); \
         else                                                                                 \

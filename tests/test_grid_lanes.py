@@ -282,6 +282,34 @@ def test_rows_kernel_equals_twin_and_lanes(case, X, Y, copies):
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rows_kernel_every_width(level, threads):
+    # 32 OCR strings (ROWS_MAX_X) of 0 to 31 characters, then one of 32: every instance
+    # of the kernel (1, 2, 3, 4 and 8 vectors of 4 lanes) in one call, against the twin.
+    rng = np.random.default_rng(7)
+    tables = CostTables.from_dicts(
+        {("a", "b"): 0.25, ("r", "m"): 0.5, ("\u4e2d", "a"): 0.75},
+        {"b": 0.5},
+        {"\U0001f600": 1.25},
+        default_substitution_cost=1.5,
+    )
+    compiled, twin = kernels(tables)
+    assert compiled.grid_step == 0.25
+
+    def word(n):
+        return "".join(rng.choice(list(LETTERS + "xyz"), n))
+
+    Y = [word(rng.integers(0, 14)) for _ in range(150)]
+    old = _dp._set_simd_level(level)
+    try:
+        for X in ([word(n) for n in range(32)], [word(32)]):
+            assert takes_rows(compiled, X, Y)
+            np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), twin.pairwise(X, Y))
+    finally:
+        _dp._set_simd_level(old)
+
+
+@pytest.mark.parametrize("level", LEVELS)
 def test_rows_kernel_near_the_int32_limit(level):
     # Costs up to 2 = 2**25 steps: 32 + 90 deletions and insertions are 122 * 2**24 steps,
     # 95% of 2**31, still on the rows kernel.
@@ -302,7 +330,7 @@ def test_rows_kernel_near_the_int32_limit(level):
 def test_rows_kernel_takes_only_few_short_ocr_strings():
     kernel = fine_grid()
     Y = ["ab", "ba"]
-    assert takes_rows(kernel, ["a" * 32] * 16, Y)
+    assert takes_rows(kernel, ["a" * 32] * 32, Y)
     assert not takes_rows(kernel, ["a" * 33], Y)  # longer than 8 vectors of 4
-    assert not takes_rows(kernel, ["a"] * 17, Y)  # many: the lanes' profile pays off
+    assert not takes_rows(kernel, ["a"] * 33, Y)  # many: the lanes' profile pays off
     assert not with_switch(_dp._set_grid, False, takes_rows, kernel, ["a"], Y)
