@@ -15,7 +15,8 @@ from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
-from cpython.ref cimport PyObject
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
@@ -819,21 +820,29 @@ cdef class CostKernel:
             self._encode_into(s, &vi[0], &vc[0])
         return ids, cps
 
-    def _encode_list(self, list strings, name="X", bint with_ids=True):
+    def _encode_list(self, list strings, name="X", bint with_ids=True, bint snapshot=False):
         """Encode strings end to end: (offsets int64 (n + 1), ids int32, code points uint32).
 
-        Without ``with_ids``, ids is None.
+        Without ``with_ids``, ids is None.  With ``snapshot``, a copy of the list comes
+        fourth, made in the same pass over the str objects as their lengths (on its
+        own, a pass costs a cache miss or two per str), and the characters are read
+        from it: what is encoded is what the copy holds.
         """
         cdef Py_ssize_t k, n = len(strings), total = 0
+        cdef list snap = PyList_New(n) if snapshot else strings
         offsets = np.empty(n + 1, dtype=np.int64)
         cdef int64_t[::1] off = offsets
         off[0] = 0
         for k in range(n):
+            item = strings[k]
             # Checked here, not only by callers: the encoder reads the str buffer directly.
-            if not isinstance(strings[k], str):
+            if not isinstance(item, str):
                 raise TypeError(f"{name} must contain only strings; {name}[{k}] is "
-                                f"{type(strings[k]).__name__}: {strings[k]!r}")
-            total += len(<str> strings[k])
+                                f"{type(item).__name__}: {item!r}")
+            if snapshot:
+                Py_INCREF(item)  # PyList_SET_ITEM takes over a reference
+                PyList_SET_ITEM(snap, k, item)
+            total += len(<str> item)
             off[k + 1] = total
         ids = np.empty(max(total, 1), dtype=np.int32) if with_ids else None
         cps = np.empty(max(total, 1), dtype=np.uint32)
@@ -841,9 +850,9 @@ cdef class CostKernel:
         cdef cp_t[::1] vc = cps
         for k in range(n):
             if off[k + 1] > off[k]:
-                self._encode_into(<str> strings[k], &vi[off[k]] if with_ids else NULL,
+                self._encode_into(<str> snap[k], &vi[off[k]] if with_ids else NULL,
                                   &vc[off[k]])
-        return offsets, ids, cps
+        return (offsets, ids, cps, snap) if snapshot else (offsets, ids, cps)
 
     def _encode_y(self, Y, bint keep=True):
         """Y of ``pairwise`` as an :class:`EncodedY` of this kernel.
@@ -873,8 +882,8 @@ cdef class CostKernel:
         if enc is not None and enc.tables is self._arrays and enc.same(Y):
             return enc
         enc = EncodedY.__new__(EncodedY)
-        enc.strings = list(Y)  # a snapshot: what is encoded is what ``same`` compares
-        offsets, ids, cps = self._encode_list(enc.strings, "Y", not self.unit)
+        # A copy: what is encoded is what ``same`` compares.
+        offsets, ids, cps, enc.strings = self._encode_list(Y, "Y", not self.unit, True)
         enc.tables = self._arrays
         enc.n = len(enc.strings)
         enc.longest = int(np.diff(offsets).max()) if enc.n else 0
