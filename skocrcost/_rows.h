@@ -55,8 +55,9 @@ static void skc_rows_streams(const int64_t *co, ptrdiff_t k0, ptrdiff_t k1, ptrd
 
 /* The profile of OCR string (aid, acp) of n characters, ``width`` lanes per column: row r
  * (width + 4 int32) holds sub - del - ins (the potentials of _grid_body.h) of a truth
- * character of id r against each OCR character, the last in lane 0, lanes past n 0, then
- * that character's insertion cost 4 times (for the sum Q).  Rows n_ids + k are
+ * character of id r against each OCR character, the last at position 0 and positions past
+ * n 0, striped as the kernel's columns (_rows_body.h), then that character's insertion
+ * cost 4 times (for the sum Q).  Rows n_ids + k are
  * the OCR string's own characters outside the alphabet, extra[k] (a match there costs no
  * substitution); row 0 any other such character.  Returns the number of extra rows; the
  * caller gives n_ids + n rows and n entries of ``extra``. */
@@ -72,11 +73,12 @@ static ptrdiff_t skc_rows_profile(const int32_t *gpot, ptrdiff_t n_ids, const in
         int32_t *row = prof + r * (width + 4);
         for (k = 0; k < 4; k++) row[width + k] = gins[r < n_ids ? r : 0];
         for (k = 0; k < width; k++) {
-            if (k >= n) {
+            const ptrdiff_t p = (k % 4) * (width / 4) + k / 4; /* striped: see _rows_body.h */
+            if (p >= n) {
                 row[k] = 0;
                 continue;
             }
-            i = n - 1 - k;
+            i = n - 1 - p;
             if (r < n_ids) row[k] = gpot[aid[i] * n_ids + r];
             else if (acp[i] == extra[r - n_ids]) row[k] = -(gdele[aid[i]] + gins[0]);
             else row[k] = gpot[aid[i] * n_ids];
@@ -96,7 +98,6 @@ static ptrdiff_t skc_rows_profile(const int32_t *gpot, ptrdiff_t n_ids, const in
  * a 256-bit vector three, and the running minimum down a column is a chain of shifts. */
 #define SKC_DOWN(x, hi, k)                                                                   \
     ((k) == 1 ? SKC_SHUFFLE(skc_i4, x, hi, 1, 2, 3, 4) : SKC_SHUFFLE(skc_i4, x, hi, 2, 3, 4, 5))
-#define SKC_BCAST0(x) SKC_SHUFFLE(skc_i4, x, x, 0, 0, 0, 0)
 #define SKC_VT skc_i4
 #define SKC_VW 4
 

@@ -1,16 +1,22 @@
 /* Template included by _rows_set.h with SKC_ATTR, SKC_NAME, SKC_VT (a vector of SKC_VW = 4
  * int32), SKC_NV (vectors per column), SKC_S (strings in flight), SKC_MIN(y, x),
- * SKC_DOWN(x, hi, k) (lane j takes lane j + k of x, or of hi past the end) and
- * SKC_BCAST0(x) defined: one OCR string against the truth strings of words [k0, k1)
- * (skc_rows_run).
+ * SKC_DOWN(x, hi, k) (lane j takes lane j + k of x, or of hi past the end) defined: one
+ * OCR string against the truth strings of words [k0, k1) (skc_rows_run).
  *
- * A column of the DP sits in the lanes, the OCR string's last character in lane 0 of vector
- * 0 and its first in lane n - 1; lanes past n are row 0 (always 0).  With the potentials of
- * _grid_body.h (D'' = D - P - Q, all values <= 0), column j is built from column j - 1 by
- *   T = min(column j - 1 moved down one lane (the diagonal) + profile[y_j], column j - 1)
- * and a running minimum from the top lane down (a deletion adds nothing): two shift-and-
- * minimum steps in each vector, then each vector takes the minimum of the one above it.
- * Each column waits on the one before through about a dozen instructions, so SKC_S strings
+ * A column of the DP sits in the lanes, at positions p = 0 .. W - 1: the OCR string's last
+ * character at p = 0, its first at p = n - 1; positions past n are row 0 (always 0).  They
+ * are striped (Farrar 2007): position p is lane p / NV of vector p % NV, so that p + 1 is
+ * the same lane of the next vector, except from the last vector, whose p + 1 is the next
+ * lane of vector 0.  With the potentials of _grid_body.h (D'' = D - P - Q, all values
+ * <= 0), column j is built from column j - 1 by
+ *   T[p] = min(column j - 1 at p + 1 (the diagonal) + profile[y_j][p], column j - 1 at p)
+ * and a running minimum from the top position down (a deletion adds nothing): down the
+ * vectors within each lane (no shuffle), then the minimum of the lanes above each lane
+ * (three lane shifts) applied to every vector.  So a column takes 4 lane shifts whatever
+ * the number of vectors, where the plain layout (p in lane p % 4 of vector p / 4) took 4
+ * per vector: shuffles share two pipes on Zen 3 and bounded the kernel (one query
+ * against SCOWL: 8.4 M -> 7.0 M user cycles per call).  Each column waits on the one
+ * before through about a dozen instructions, so SKC_S strings
  * run interleaved, each walking its own share of the words column by column.  A word's
  * first column starts from column 0 (all 0) without a branch, every column writes its
  * word's D'' + Q so far to ``res``, so the last one written is the word's, and P is added
@@ -41,20 +47,21 @@ SKC_ATTR static void SKC_NAME(const int32_t *prof, ptrdiff_t n_ids, const uint32
         const int first = ps == *cw[s];                                                      \
         const int32_t id = yid[ps];                                                          \
         const int32_t *pr;                                                                   \
-        SKC_VT x[NV];                                                                        \
+        SKC_VT x[NV], y;                                                                     \
         cw[s] += first;                                                                      \
         pr = prof + (id ? (ptrdiff_t)id : skc_rows_extra(ycp[ps], extra, n_extra, n_ids)) * (W + VW); \
         q[s] = (q[s] & keep[first]) + *(const SKC_VT *)(pr + W);                         \
         for (v = 0; v < NV; v++) c[s][v] &= keep[first];                                     \
-        for (v = 0; v < NV; v++) {                                                           \
-            x[v] = SKC_DOWN(c[s][v], v + 1 < NV ? c[s][v + 1] : zero, 1);                    \
+        for (v = 0; v < NV; v++) { /* the diagonal: position p + 1 */                        \
+            x[v] = v + 1 < NV ? c[s][v + 1] : SKC_DOWN(c[s][0], zero, 1);                    \
             x[v] = SKC_MIN(x[v] + *(const SKC_VT *)(pr + v * VW), c[s][v]);                 \
-            x[v] = SKC_MIN(x[v], SKC_DOWN(x[v], zero, 1));                                   \
-            x[v] = SKC_MIN(x[v], SKC_DOWN(x[v], zero, 2));                                   \
         }                                                                                    \
-        for (v = NV - 2; v >= 0; v--) x[v] = SKC_MIN(x[v], SKC_BCAST0(x[v + 1]));            \
-        for (v = 0; v < NV; v++) c[s][v] = x[v];                                             \
-        *(int32_t *)((intptr_t)(cw[s] - 1) + to_res) = (x[0] + q[s])[0];                 \
+        for (v = NV - 2; v >= 0; v--) x[v] = SKC_MIN(x[v], x[v + 1]); /* within lanes */     \
+        y = SKC_DOWN(x[0], zero, 1); /* lane k: the minimum of the lanes above it */         \
+        y = SKC_MIN(y, SKC_DOWN(y, zero, 1));                                                \
+        y = SKC_MIN(y, SKC_DOWN(y, zero, 2));                                                \
+        for (v = 0; v < NV; v++) c[s][v] = SKC_MIN(x[v], y);                                 \
+        *(int32_t *)((intptr_t)(cw[s] - 1) + to_res) = (c[s][0] + q[s])[0];              \
         pos[s] = ps + 1;                                                                     \
     } while (0)
     for (;;) { /* all S strings in flight, until one runs out of words */

@@ -17,14 +17,14 @@
 #undef SKC_S
 #define SKC_NAME SKC_SET(3)
 #define SKC_NV 3
-#define SKC_S 2
+#define SKC_S 3
 #include "_rows_body.h"
 #undef SKC_NAME
 #undef SKC_NV
 #undef SKC_S
 #define SKC_NAME SKC_SET(4)
 #define SKC_NV 4
-#define SKC_S 2
+#define SKC_S 3
 #include "_rows_body.h"
 #undef SKC_NAME
 #undef SKC_NV
