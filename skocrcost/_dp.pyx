@@ -166,10 +166,10 @@ def _set_grid(bint on):
 # Few OCR strings against many truth strings on a grid take the rows kernel (_rows.h)
 # unless a test turns it off to compare it with the lanes.
 cdef bint ROWS = True
-# Up to this many OCR strings: beyond (about 40 against SCOWL, with its lane groups
+# Up to this many OCR strings: beyond (about 100 against SCOWL, with its lane groups
 # already built), the lanes' per-group profile is faster (measured:
 # docs/performance.md, "One query against a lexicon").
-cdef Py_ssize_t ROWS_MAX_X = 32
+cdef Py_ssize_t ROWS_MAX_X = 64
 # Truth strings per work item of the rows kernel.
 cdef Py_ssize_t ROWS_CHUNK = 4096
 

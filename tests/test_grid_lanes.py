@@ -83,6 +83,8 @@ def test_int_lanes_equal_twin_and_double_lanes(case, X, Y):
             for rows in (X, X * 8):  # X * 8: enough OCR characters for the profile
                 want = twin.pairwise(rows, Y)
                 np.testing.assert_array_equal(compiled.pairwise(rows, Y, 1), want)
+                # Up to 64 OCR strings take the rows kernel unless it is turned off.
+                np.testing.assert_array_equal(lanes(compiled, rows, Y), want)
                 np.testing.assert_array_equal(double_lanes(compiled, rows, Y), want)
     finally:
         _dp._set_simd_level(old)
@@ -284,7 +286,7 @@ def test_rows_kernel_equals_twin_and_lanes(case, X, Y, copies):
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rows_kernel_every_width(level, threads):
-    # 32 OCR strings (ROWS_MAX_X) of 0 to 31 characters, then one of 32: every instance
+    # 32 OCR strings of 0 to 31 characters, then one of 32: every instance
     # of the kernel (1, 2, 3, 4 and 8 vectors of 4 lanes) in one call, against the twin.
     rng = np.random.default_rng(7)
     tables = CostTables.from_dicts(
@@ -330,7 +332,7 @@ def test_rows_kernel_near_the_int32_limit(level):
 def test_rows_kernel_takes_only_few_short_ocr_strings():
     kernel = fine_grid()
     Y = ["ab", "ba"]
-    assert takes_rows(kernel, ["a" * 32] * 32, Y)
+    assert takes_rows(kernel, ["a" * 32] * 64, Y)
     assert not takes_rows(kernel, ["a" * 33], Y)  # longer than 8 vectors of 4
-    assert not takes_rows(kernel, ["a"] * 33, Y)  # many: the lanes' profile pays off
+    assert not takes_rows(kernel, ["a"] * 65, Y)  # many: the lanes' profile pays off
     assert not with_switch(_dp._set_grid, False, takes_rows, kernel, ["a"], Y)
