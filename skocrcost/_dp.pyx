@@ -73,11 +73,13 @@ cdef extern from "_rows.h":
                                 const int32_t* gins, const int32_t* aid, const cp_t* acp,
                                 Py_ssize_t n, Py_ssize_t width, cp_t* extra,
                                 int32_t* prof) nogil
+    void skc_rows_prefixes(const int64_t* co, const cp_t* cp, Py_ssize_t nk, int64_t* lcp,
+                           int64_t* ccum) nogil
     void skc_rows_run(const int32_t* prof, Py_ssize_t width, Py_ssize_t n_ids,
                       const cp_t* extra, Py_ssize_t n_extra, const int32_t* yid,
-                      const cp_t* ycp, const int64_t* co, const int64_t* wid,
-                      Py_ssize_t k0, Py_ssize_t k1, int64_t p, double step, int64_t* res,
-                      double* out) nogil
+                      const cp_t* ycp, const int64_t* co, const int64_t* lcp,
+                      const int64_t* ccum, const int64_t* wid, Py_ssize_t k0, Py_ssize_t k1,
+                      int64_t p, double step, int64_t* res, double* out) nogil
 
 cdef extern from "_unit.h":
     enum: SKC_BP_LANES
@@ -172,6 +174,20 @@ cdef bint ROWS = True
 cdef Py_ssize_t ROWS_MAX_X = 64
 # Truth strings per work item of the rows kernel.
 cdef Py_ssize_t ROWS_CHUNK = 4096
+# The rows kernel skips the characters a truth string shares at its start with the one
+# before (_rows_body.h, SKC_SHARE) when that leaves at most this fraction of the columns:
+# keeping columns makes a computed column 2.1-2.4x dearer (measured: docs/performance.md,
+# "Shared starts"; sorted SCOWL leaves 27%, in a random order 98%).
+cdef double ROWS_SHARE = 0.4
+
+
+def _set_rows_share(double fraction):
+    """Share starts when at most ``fraction`` of the columns remain (0: never, 1: always);
+    returns the old value (tests run both kernels)."""
+    global ROWS_SHARE
+    old = ROWS_SHARE
+    ROWS_SHARE = fraction
+    return old
 
 
 def _set_rows(bint on):
@@ -638,6 +654,23 @@ def nonempty(yo):
         return yo, None, None
     wid = np.flatnonzero(~is_empty).astype(np.int64)
     return np.append(yo[wid], yo[ny]), wid, np.flatnonzero(is_empty)
+
+
+def rows_prefixes(const int64_t[::1] co not None, const cp_t[::1] cps not None):
+    """``(lcp, ccum)`` of the words at offsets ``co`` for the rows kernel (``skc_rows_prefixes``).
+
+    lcp[k] characters at the start of word k are word k - 1's (capped), so the kernel
+    starts the word from the column it kept of the word before; ``ccum`` counts the
+    columns it computes.  One pass over the characters, once per EncodedY.
+    """
+    cdef Py_ssize_t nk = co.shape[0] - 1
+    lcp_arr = np.zeros(max(nk, 1), dtype=np.int64)
+    ccum_arr = np.zeros(nk + 1, dtype=np.int64)
+    cdef int64_t[::1] lcp = lcp_arr
+    cdef int64_t[::1] ccum = ccum_arr
+    with nogil:
+        skc_rows_prefixes(&co[0], &cps[0], nk, &lcp[0], &ccum[0])
+    return lcp_arr, ccum_arr
 
 
 def lane_groups(yo):
@@ -1249,12 +1282,18 @@ cdef class CostKernel:
             words = nonempty(enc.offsets)
             if words[1] is not None:
                 words = tuple(map(frozen, words))
+            words = (*words, *map(frozen, rows_prefixes(words[0], enc.cps)))
             enc._derived["rows"] = words
-        co_arr, wid_arr, empty = words
+        co_arr, wid_arr, empty, lcp_arr, ccum_arr = words
+        cdef Py_ssize_t nk = co_arr.shape[0] - 1
+        if ccum_arr[nk] > ROWS_SHARE * (co_arr[nk] - co_arr[0]):
+            lcp_arr, ccum_arr = None, co_arr  # every column computed
         cdef const int64_t[::1] co = co_arr
+        cdef const int64_t[::1] lcp = lcp_arr
+        cdef const int64_t[::1] ccum = ccum_arr
+        cdef const int64_t* plcp = &lcp[0] if lcp_arr is not None else NULL
         cdef const int64_t[::1] wid = wid_arr
         cdef const int64_t* pwid = &wid[0] if wid_arr is not None and wid_arr.shape[0] else NULL
-        cdef Py_ssize_t nk = co_arr.shape[0] - 1
         cdef Py_ssize_t nchunks = (nk + ROWS_CHUNK - 1) // ROWS_CHUNK
         cdef Py_ssize_t maxn = int(np.diff(xoff).max())
         cdef Py_ssize_t maxw = skc_rows_width(maxn)
@@ -1301,8 +1340,8 @@ cdef class CostKernel:
                                                  extra, prof)
                     loaded[0] = i
                 skc_rows_run(prof, width, t.n, extra, loaded[1], &yid[0], &ycp[0], &co[0],
-                             pwid, c * ROWS_CHUNK, min((c + 1) * ROWS_CHUNK, nk), p[i],
-                             gstep, res, &vout[i, 0])
+                             plcp, &ccum[0], pwid, c * ROWS_CHUNK,
+                             min((c + 1) * ROWS_CHUNK, nk), p[i], gstep, res, &vout[i, 0])
             free(prof_raw)
             free(extra)
             free(res)

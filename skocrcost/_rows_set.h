@@ -1,5 +1,6 @@
-/* Included by _rows.h with SKC_ATTR, SKC_MIN and SKC_SET(nv) (the name of an instance)
- * defined: the rows kernel (_rows_body.h) for 1, 2, 3, 4 and 8 vectors of 4 lanes per column.
+/* Included by _rows.h with SKC_ATTR, SKC_MIN, SKC_SELECT, SKC_SHARE and SKC_SET(nv) (the
+ * name of an instance) defined: the rows kernel (_rows_body.h) for 1, 2, 3, 4 and 8
+ * vectors of 4 lanes per column.
  * More vectors, fewer strings in flight, so that their columns stay in registers. */
 #define SKC_NAME SKC_SET(1)
 #define SKC_NV 1
