@@ -1277,16 +1277,20 @@ cdef class CostKernel:
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
         cdef const cp_t[::1] ycp = enc.cps
+        # The words' shared starts are found (a pass over the characters) when the
+        # EncodedY comes back: a Y seen once does not pay for them.
         words = enc._derived.get("rows")
         if words is None:
             words = nonempty(enc.offsets)
             if words[1] is not None:
                 words = tuple(map(frozen, words))
-            words = (*words, *map(frozen, rows_prefixes(words[0], enc.cps)))
+            enc._derived["rows"] = words = (*words, None, None)
+        elif words[3] is None:
+            words = (*words[:3], *map(frozen, rows_prefixes(words[0], enc.cps)))
             enc._derived["rows"] = words
         co_arr, wid_arr, empty, lcp_arr, ccum_arr = words
         cdef Py_ssize_t nk = co_arr.shape[0] - 1
-        if ccum_arr[nk] > ROWS_SHARE * (co_arr[nk] - co_arr[0]):
+        if lcp_arr is None or ccum_arr[nk] > ROWS_SHARE * (co_arr[nk] - co_arr[0]):
             lcp_arr, ccum_arr = None, co_arr  # every column computed
         cdef const int64_t[::1] co = co_arr
         cdef const int64_t[::1] lcp = lcp_arr

@@ -248,6 +248,17 @@ def lanes(kernel, X, Y, threads=1):
     return with_switch(_dp._set_rows, False, kernel.pairwise, X, Y, threads)
 
 
+def rows_plain_and_shared(kernel, X, Y, threads=1):
+    """The rows kernel's answers without and with the words' shared starts.
+
+    Y encoded once and passed twice: the first call finds nothing shared yet (a Y seen
+    once does not pay for it), the second shares whatever it can (ROWS_SHARE at 1).
+    """
+    enc = kernel._encode_y(Y)
+    plain = with_switch(_dp._set_rows_share, 0.0, kernel.pairwise, X, enc, threads)
+    return plain, with_switch(_dp._set_rows_share, 1.0, kernel.pairwise, X, enc, threads)
+
+
 def takes_rows(kernel, X, Y):
     return bool(kernel._rows_fit(*offsets(X, Y)))
 
@@ -282,10 +293,7 @@ def test_rows_kernel_equals_twin_and_lanes(case, X, Y, copies):
             _dp._set_simd_level(level)
             for threads in (1, 2):
                 np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
-                for share in (0.0, 1.0):  # the kernel without and with shared starts
-                    got = with_switch(
-                        _dp._set_rows_share, share, compiled.pairwise, X, [Y[k] for k in order]
-                    )
+                for got in rows_plain_and_shared(compiled, X, [Y[k] for k in order], threads):
                     np.testing.assert_array_equal(got, want[:, order])
             np.testing.assert_array_equal(lanes(compiled, X, Y), want)
     finally:
@@ -332,12 +340,9 @@ def test_rows_kernel_on_words_sharing_their_starts(level, threads):
     want = twin.pairwise(X, Y)
     old = _dp._set_simd_level(level)
     try:
-        for share in (0.0, 1.0):  # the kernel without and with shared starts
-            got = with_switch(_dp._set_rows_share, share, compiled.pairwise, X, Y, threads)
+        for got in rows_plain_and_shared(compiled, X, Y, threads):
             np.testing.assert_array_equal(got, want)
-            got = with_switch(
-                _dp._set_rows_share, share, compiled.pairwise, X, sorted(Y * 20), threads
-            )
+        for got in rows_plain_and_shared(compiled, X, sorted(Y * 20), threads):
             np.testing.assert_array_equal(got, np.repeat(want, 20, axis=1))
     finally:
         _dp._set_simd_level(old)
