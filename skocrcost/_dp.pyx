@@ -898,9 +898,10 @@ cdef class CostKernel:
         ``keep`` and it has at least KEEP_MIN_Y strings.  Only the last one is kept,
         and it keeps its strings alive.  For SCOWL's 104,334 words (880,476
         characters), measured with tracemalloc: 5.2 MB with unit costs (the list
-        copy and the offsets 0.83 MB each, the code points 3.52 MB), 10.5 MB once
-        the rows kernel has read it (the ids, 3.52 MB), 12.2 MB once the lanes
-        have (the ids and the lane groups, 3.44 MB), 13.9 MB after both.
+        copy and the offsets 0.83 MB each, the code points 3.52 MB), 8.7 MB once a
+        path has read the ids (3.52 MB), 10.4 MB once the rows kernel has found the
+        words' shared starts (1.67 MB), 12.2 MB after the lanes without those (the
+        lane groups, 3.44 MB), 13.8 MB after all.
         Pickling and copying a metric do not carry it.
         """
         cdef EncodedY enc

@@ -237,7 +237,7 @@ class WeightedLevenshtein(EditKernel):
         a list changed in place, or an equal list of other objects, is encoded
         again).  So a query stream against one lexicon list encodes the lexicon
         once.  That costs up to 8 bytes per character and 16 to 50 per string
-        (5.2 to 13.9 MB for 104,334 words of 880,476 characters), and keeps
+        (5.2 to 13.8 MB for 104,334 words of 880,476 characters), and keeps
         those strings alive until another large Y replaces them; pickled or
         copied metrics start without it.
 
