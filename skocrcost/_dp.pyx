@@ -641,6 +641,16 @@ def unit_table(offsets, cps, max_bytes=None):
     return alphabet, table, lane_mask, np.flatnonzero(lens > SKC_BP_LANE_BITS)
 
 
+cdef Py_ssize_t longest_of(const int64_t[::1] off):
+    """The longest of the strings at offsets ``off`` (0 for none): a loop, where numpy's
+    diff and max take microseconds on a short list (a small call's budget)."""
+    cdef Py_ssize_t k, best = 0
+    for k in range(off.shape[0] - 1):
+        if off[k + 1] - off[k] > best:
+            best = off[k + 1] - off[k]
+    return best
+
+
 def nonempty(yo):
     """The rows kernel's view of the strings at offsets ``yo``: ``(co, wid, empty)``.
 
@@ -649,9 +659,14 @@ def nonempty(yo):
     ``(yo, None, None)``.
     """
     ny = yo.shape[0] - 1
-    is_empty = np.diff(yo) == 0
-    if not is_empty.any():
+    cdef const int64_t[::1] off = yo
+    cdef Py_ssize_t k
+    for k in range(ny):
+        if off[k + 1] == off[k]:
+            break
+    else:
         return yo, None, None
+    is_empty = np.diff(yo) == 0
     wid = np.flatnonzero(~is_empty).astype(np.int64)
     return np.append(yo[wid], yo[ny]), wid, np.flatnonzero(is_empty)
 
@@ -920,7 +935,7 @@ cdef class CostKernel:
         offsets, ids, cps, enc.strings = self._encode_list(Y, "Y", not self.unit, True)
         enc.tables = self._arrays
         enc.n = len(enc.strings)
-        enc.longest = int(np.diff(offsets).max()) if enc.n else 0
+        enc.longest = longest_of(offsets)
         enc.offsets, enc.cps = frozen(offsets), frozen(cps)
         enc._derived = {} if ids is None else {"ids": frozen(ids)}
         if keep and enc.n >= KEEP_MIN_Y:
@@ -998,7 +1013,7 @@ cdef class CostKernel:
             self._pairwise_unit(out, xo, xc, enc, n_threads)
             return out
         yi = self._y_ids(enc)
-        cdef Py_ssize_t xlongest = int(np.diff(xo).max())
+        cdef Py_ssize_t xlongest = longest_of(xo)
         if self._rows_ok(nx, xlongest, enc.longest):
             self._pairwise_rows(out, xo, xi, xc, enc, yi, n_threads)
         elif self.t.dense != NULL:
@@ -1205,7 +1220,7 @@ cdef class CostKernel:
         cdef const int32_t[::1] iins = None
         cdef const int32_t[::1] idele = None
         cdef double step = 0.0
-        cdef bint grid = self._grid_ok(int(np.diff(xoff).max()), enc.longest)
+        cdef bint grid = self._grid_ok(longest_of(xoff), enc.longest)
         if grid:
             step, dense_i, iins, idele, _ = self._grid
             idense = dense_i.ravel()
@@ -1300,7 +1315,7 @@ cdef class CostKernel:
         cdef const int64_t[::1] wid = wid_arr
         cdef const int64_t* pwid = &wid[0] if wid_arr is not None and wid_arr.shape[0] else NULL
         cdef Py_ssize_t nchunks = (nk + ROWS_CHUNK - 1) // ROWS_CHUNK
-        cdef Py_ssize_t maxn = int(np.diff(xoff).max())
+        cdef Py_ssize_t maxn = longest_of(xoff)
         cdef Py_ssize_t maxw = skc_rows_width(maxn)
         step, _, iins, idele, ipot = self._grid
         cdef const int32_t[::1] gins = iins
