@@ -81,8 +81,20 @@ cdef inline double sub_cost(const Table* t, int ia, int ib) noexcept nogil:
     return t.rowdef[ia] + t.coldef[ib]
 
 
+cdef class EncodedY:
+    cdef list strings              # a copy of the list encoded (its str objects kept alive)
+    cdef readonly object tables    # the _arrays of the kernel that encoded them
+    cdef readonly Py_ssize_t n
+    cdef readonly Py_ssize_t longest
+    cdef readonly object offsets   # int64 (n + 1)
+    cdef readonly object cps       # uint32 code points, end to end
+    cdef dict _derived             # what the pairwise paths derive from them, built on first use
+    cdef bint same(self, list Y)
+
+
 cdef class CostKernel:
     cdef Table t
+    cdef object _last_y            # the EncodedY of the last large Y pairwise saw, or None
     cdef readonly object _arrays   # owns every buffer the Table points into
     cdef readonly bint dense
     cdef readonly bint unit        # every edit costs 1: the bit-parallel kernels apply
@@ -99,14 +111,15 @@ cdef class CostKernel:
                          const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
                          const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                         const int32_t[::1] xid, const cp_t[::1] xcp, yo,
-                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
+                         const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
+                         const int32_t[::1] yid, int n_threads)
+    cdef bint _rows_ok(self, Py_ssize_t nx, Py_ssize_t xlongest, Py_ssize_t ylongest)
+    cdef bint _grid_ok(self, Py_ssize_t xlongest, Py_ssize_t ylongest)
     cdef _pairwise_rows(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
-                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
+                        const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
+                        const int32_t[::1] yid, int n_threads)
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const cp_t[::1] xcp, const int64_t[::1] yoff, const cp_t[::1] ycp,
-                        int n_threads)
+                        const cp_t[::1] xcp, EncodedY enc, int n_threads)
     cdef _pairwise_long(self, double[:, ::1] vout, const int64_t[::1] xoff, const cp_t[::1] xcp,
                         const int64_t[::1] yoff, const cp_t[::1] ycp, rest_arr,
                         Py_ssize_t col0, int n_threads)

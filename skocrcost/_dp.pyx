@@ -15,6 +15,8 @@ from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
@@ -26,6 +28,8 @@ cdef extern from "Python.h":
         PyUnicode_1BYTE_KIND
         PyUnicode_2BYTE_KIND
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+    # Borrowed, without touching the item's reference count (nor its memory).
+    PyObject* list_item "PyList_GET_ITEM"(object o, Py_ssize_t i)
 
 cdef extern from "_omp.h":
     int skc_omp_max_threads() nogil
@@ -69,11 +73,13 @@ cdef extern from "_rows.h":
                                 const int32_t* gins, const int32_t* aid, const cp_t* acp,
                                 Py_ssize_t n, Py_ssize_t width, cp_t* extra,
                                 int32_t* prof) nogil
+    void skc_rows_prefixes(const int64_t* co, const cp_t* cp, Py_ssize_t nk, int64_t* lcp,
+                           int64_t* ccum) nogil
     void skc_rows_run(const int32_t* prof, Py_ssize_t width, Py_ssize_t n_ids,
                       const cp_t* extra, Py_ssize_t n_extra, const int32_t* yid,
-                      const cp_t* ycp, const int64_t* co, const int64_t* wid,
-                      Py_ssize_t k0, Py_ssize_t k1, int64_t p, double step, int64_t* res,
-                      double* out) nogil
+                      const cp_t* ycp, const int64_t* co, const int64_t* lcp,
+                      const int64_t* ccum, const int64_t* wid, Py_ssize_t k0, Py_ssize_t k1,
+                      int64_t p, double step, int64_t* res, double* out) nogil
 
 cdef extern from "_unit.h":
     enum: SKC_BP_LANES
@@ -162,12 +168,26 @@ def _set_grid(bint on):
 # Few OCR strings against many truth strings on a grid take the rows kernel (_rows.h)
 # unless a test turns it off to compare it with the lanes.
 cdef bint ROWS = True
-# Up to this many OCR strings: beyond, the lanes' per-group profile is as fast and
-# sorting the truth strings by length pays off (measured: docs/performance.md, "One
-# query against a lexicon").
-cdef Py_ssize_t ROWS_MAX_X = 16
+# Up to this many OCR strings: beyond (about 100 against SCOWL, with its lane groups
+# already built), the lanes' per-group profile is faster (measured:
+# docs/performance.md, "One query against a lexicon").
+cdef Py_ssize_t ROWS_MAX_X = 64
 # Truth strings per work item of the rows kernel.
 cdef Py_ssize_t ROWS_CHUNK = 4096
+# The rows kernel skips the characters a truth string shares at its start with the one
+# before (_rows_body.h, SKC_SHARE) when that leaves at most this fraction of the columns:
+# keeping columns makes a computed column 2.1-2.4x dearer (measured: docs/performance.md,
+# "Shared starts"; sorted SCOWL leaves 27%, in a random order 98%).
+cdef double ROWS_SHARE = 0.4
+
+
+def _set_rows_share(double fraction):
+    """Share starts when at most ``fraction`` of the columns remain (0: never, 1: always);
+    returns the old value (tests run both kernels)."""
+    global ROWS_SHARE
+    old = ROWS_SHARE
+    ROWS_SHARE = fraction
+    return old
 
 
 def _set_rows(bint on):
@@ -189,6 +209,53 @@ def _first_not_exact_str(list X not None):
         if type(X[i]) is not str:
             return i
     return -1
+
+
+# A Y of at least this many strings is kept encoded for the next pairwise call
+# (CostKernel._encode_y): fewer encode in microseconds, and should not evict a lexicon.
+KEEP_MIN_Y = 256
+
+
+cdef class EncodedY:
+    """The Y strings of ``pairwise`` encoded once by a kernel (``CostKernel._encode_y``).
+
+    Holds a copy of the list of str objects (8 bytes per string; it keeps them
+    alive, so that no other string can take their address), their offsets (int64)
+    and code points (uint32), and in ``_derived`` what the pairwise paths build from
+    them on first use: the ids (int32), the lane groups, the non-empty strings of
+    the rows kernel, the pieces of the general kernel.  Nothing is changed after it
+    is built except that entries are added to ``_derived`` (under the GIL, each one
+    assignment of arrays that are never written again), so threads may share it.
+    """
+
+    def __reduce__(self):
+        raise TypeError("EncodedY is not picklable: pickle the strings, or the metric")
+
+    def __len__(self):
+        return self.n
+
+    cdef bint same(self, list Y):
+        """Whether Y holds exactly these str objects, in this order.
+
+        Pointer comparisons only, which read Y's array of pointers and not the
+        objects (encoding them costs a cache miss or two per str).  A str is
+        immutable and ``strings`` keeps these alive, so the same objects are the
+        same text: a list changed in place, or another list of equal strings,
+        reads as different (and is encoded again), never the other way round.
+        """
+        cdef Py_ssize_t k
+        if len(Y) != self.n:
+            return False
+        for k in range(self.n):
+            if list_item(Y, k) != list_item(self.strings, k):
+                return False
+        return True
+
+
+def frozen(arr):
+    """``arr``, made read-only: arrays an EncodedY shares between calls and threads."""
+    arr.flags.writeable = False
+    return arr
 
 
 cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid,
@@ -574,6 +641,80 @@ def unit_table(offsets, cps, max_bytes=None):
     return alphabet, table, lane_mask, np.flatnonzero(lens > SKC_BP_LANE_BITS)
 
 
+cdef Py_ssize_t longest_of(const int64_t[::1] off):
+    """The longest of the strings at offsets ``off`` (0 for none): a loop, where numpy's
+    diff and max take microseconds on a short list (a small call's budget)."""
+    cdef Py_ssize_t k, best = 0
+    for k in range(off.shape[0] - 1):
+        if off[k + 1] - off[k] > best:
+            best = off[k + 1] - off[k]
+    return best
+
+
+def nonempty(yo):
+    """The rows kernel's view of the strings at offsets ``yo``: ``(co, wid, empty)``.
+
+    ``co`` are the offsets of the non-empty strings (and the end), ``wid`` their
+    indices, ``empty`` the indices of the empty ones; without empty strings,
+    ``(yo, None, None)``.
+    """
+    ny = yo.shape[0] - 1
+    cdef const int64_t[::1] off = yo
+    cdef Py_ssize_t k
+    for k in range(ny):
+        if off[k + 1] == off[k]:
+            break
+    else:
+        return yo, None, None
+    is_empty = np.diff(yo) == 0
+    wid = np.flatnonzero(~is_empty).astype(np.int64)
+    return np.append(yo[wid], yo[ny]), wid, np.flatnonzero(is_empty)
+
+
+def rows_prefixes(const int64_t[::1] co not None, const cp_t[::1] cps not None):
+    """``(lcp, ccum)`` of the words at offsets ``co`` for the rows kernel (``skc_rows_prefixes``).
+
+    lcp[k] characters at the start of word k are word k - 1's (capped), so the kernel
+    starts the word from the column it kept of the word before; ``ccum`` counts the
+    columns it computes.  One pass over the characters, once per EncodedY.
+    """
+    cdef Py_ssize_t nk = co.shape[0] - 1
+    lcp_arr = np.zeros(max(nk, 1), dtype=np.int64)
+    ccum_arr = np.zeros(nk + 1, dtype=np.int64)
+    cdef int64_t[::1] lcp = lcp_arr
+    cdef int64_t[::1] ccum = ccum_arr
+    with nogil:
+        skc_rows_prefixes(&co[0], &cps[0], nk, &lcp[0], &ccum[0])
+    return lcp_arr, ccum_arr
+
+
+def lane_groups(yo):
+    """The lanes' groups of the strings at offsets ``yo``: ``(order, cols, m, off, mmax,
+    sorted)``.
+
+    The strings sorted by length (``order``; stable), in groups of SKC_LANES: lane k
+    of group g takes string ``order[g * SKC_LANES + k]``, of length ``m`` at offset
+    ``off`` (0 for the padding lanes of the last group), and writes column ``cols``
+    of the sorted output row (-1: padding); ``mmax`` is each group's longest;
+    ``sorted`` whether the order is the identity (no columns to put back).
+    """
+    ny = yo.shape[0] - 1
+    ylen = np.diff(yo)
+    # Stable: the same order whatever the dtype, and numpy radix-sorts 16-bit
+    # keys, 7x faster than its int64 timsort (a third of a one-query call).
+    order = np.argsort(ylen.astype(np.uint16) if ny and ylen.max() <= 0xFFFF else ylen,
+                       kind="stable")
+    ngroups = (ny + SKC_LANES - 1) // SKC_LANES
+    cols = np.full(ngroups * SKC_LANES, -1, dtype=np.int64)
+    cols[:ny] = np.arange(ny)
+    m = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
+    m[:ny] = ylen[order]
+    off = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
+    off[:ny] = yo[:ny][order]
+    mmax = m.reshape(ngroups, SKC_LANES).max(axis=1)
+    return order, cols, m, off, mmax, np.array(bool(np.all(order == cols[:ny])))
+
+
 cdef class CostKernel:
     """Cost tables compiled for the DP: an alphabet, dense or CSR substitution costs.
 
@@ -727,21 +868,29 @@ cdef class CostKernel:
             self._encode_into(s, &vi[0], &vc[0])
         return ids, cps
 
-    def _encode_list(self, list strings, name="X", bint with_ids=True):
+    def _encode_list(self, list strings, name="X", bint with_ids=True, bint snapshot=False):
         """Encode strings end to end: (offsets int64 (n + 1), ids int32, code points uint32).
 
-        Without ``with_ids``, ids is None.
+        Without ``with_ids``, ids is None.  With ``snapshot``, a copy of the list comes
+        fourth, made in the same pass over the str objects as their lengths (on its
+        own, a pass costs a cache miss or two per str), and the characters are read
+        from it: what is encoded is what the copy holds.
         """
         cdef Py_ssize_t k, n = len(strings), total = 0
+        cdef list snap = PyList_New(n) if snapshot else strings
         offsets = np.empty(n + 1, dtype=np.int64)
         cdef int64_t[::1] off = offsets
         off[0] = 0
         for k in range(n):
+            item = strings[k]
             # Checked here, not only by callers: the encoder reads the str buffer directly.
-            if not isinstance(strings[k], str):
+            if not isinstance(item, str):
                 raise TypeError(f"{name} must contain only strings; {name}[{k}] is "
-                                f"{type(strings[k]).__name__}: {strings[k]!r}")
-            total += len(<str> strings[k])
+                                f"{type(item).__name__}: {item!r}")
+            if snapshot:
+                Py_INCREF(item)  # PyList_SET_ITEM takes over a reference
+                PyList_SET_ITEM(snap, k, item)
+            total += len(<str> item)
             off[k + 1] = total
         ids = np.empty(max(total, 1), dtype=np.int32) if with_ids else None
         cps = np.empty(max(total, 1), dtype=np.uint32)
@@ -749,9 +898,57 @@ cdef class CostKernel:
         cdef cp_t[::1] vc = cps
         for k in range(n):
             if off[k + 1] > off[k]:
-                self._encode_into(<str> strings[k], &vi[off[k]] if with_ids else NULL,
+                self._encode_into(<str> snap[k], &vi[off[k]] if with_ids else NULL,
                                   &vc[off[k]])
-        return offsets, ids, cps
+        return (offsets, ids, cps, snap) if snapshot else (offsets, ids, cps)
+
+    def _encode_y(self, Y, bint keep=True):
+        """Y of ``pairwise`` as an :class:`EncodedY` of this kernel.
+
+        An EncodedY of this kernel comes back as it is (``pairwise_chunked`` and the
+        brute-force search encode their Y once, then pass it per chunk).  A list
+        holding the same str objects as the last one kept (``EncodedY.same``) gets
+        that one back: a lexicon passed call after call is encoded once.  Otherwise
+        the list is encoded, and kept for the next call (replacing the last) if
+        ``keep`` and it has at least KEEP_MIN_Y strings.  Only the last one is kept,
+        and it keeps its strings alive.  For SCOWL's 104,334 words (880,476
+        characters), measured with tracemalloc: 5.2 MB with unit costs (the list
+        copy and the offsets 0.83 MB each, the code points 3.52 MB), 8.7 MB once a
+        path has read the ids (3.52 MB), 10.4 MB once the rows kernel has found the
+        words' shared starts (1.67 MB), 12.2 MB after the lanes without those (the
+        lane groups, 3.44 MB), 13.8 MB after all.
+        Pickling and copying a metric do not carry it.
+        """
+        cdef EncodedY enc
+        if isinstance(Y, EncodedY):
+            enc = Y
+            if enc.tables is not self._arrays:
+                raise ValueError("Y was encoded by another kernel; pass the strings")
+            return enc
+        if type(Y) is not list:
+            raise TypeError(f"Y must be a list of strings, got {type(Y).__name__}")
+        enc = self._last_y
+        if enc is not None and enc.tables is self._arrays and enc.same(Y):
+            return enc
+        enc = EncodedY.__new__(EncodedY)
+        # A copy: what is encoded is what ``same`` compares.
+        offsets, ids, cps, enc.strings = self._encode_list(Y, "Y", not self.unit, True)
+        enc.tables = self._arrays
+        enc.n = len(enc.strings)
+        enc.longest = longest_of(offsets)
+        enc.offsets, enc.cps = frozen(offsets), frozen(cps)
+        enc._derived = {} if ids is None else {"ids": frozen(ids)}
+        if keep and enc.n >= KEEP_MIN_Y:
+            self._last_y = enc
+        return enc
+
+    def _y_ids(self, EncodedY enc):
+        """The ids of ``enc`` (not encoded for unit costs until a path reads them)."""
+        ids = enc._derived.get("ids")
+        if ids is None:
+            ids = frozen(self._encode_list(enc.strings, "Y")[1])
+            enc._derived["ids"] = ids
+        return ids
 
     def distance(self, str a not None, str b not None):
         """Weighted Levenshtein distance from ``a`` (OCR side) to ``b`` (truth side)."""
@@ -796,25 +993,33 @@ cdef class CostKernel:
             free(work)
         return result
 
-    def pairwise(self, list X not None, list Y not None, int n_threads=1):
-        """Distances from every string of X (rows) to every string of Y, shape (len(X), len(Y))."""
+    def pairwise(self, list X not None, Y not None, int n_threads=1):
+        """Distances from every string of X (rows) to every string of Y, shape (len(X), len(Y)).
+
+        Y is a list of str or an EncodedY of this kernel: either way it goes through
+        ``_encode_y``, so a large Y passed again (the same str objects) is not
+        encoded again, nor its lane groups sorted and built.
+        """
         self._check()
-        cdef Py_ssize_t nx = len(X), ny = len(Y)
+        cdef EncodedY enc = self._encode_y(Y)
+        cdef Py_ssize_t nx = len(X), ny = enc.n
         out = np.empty((nx, ny), dtype=np.float64)
         if nx == 0 or ny == 0:
             return out
         n_threads = skc_threads(n_threads)
         cdef bint unit = self.unit and BITPARALLEL
         xo, xi, xc = self._encode_list(X, "X", not unit)
-        yo, yi, yc = self._encode_list(Y, "Y", not unit)
         if unit:
-            self._pairwise_unit(out, xo, xc, yo, yc, n_threads)
-        elif self._rows_fit(xo, yo):
-            self._pairwise_rows(out, xo, xi, xc, yo, yi, yc, n_threads)
+            self._pairwise_unit(out, xo, xc, enc, n_threads)
+            return out
+        yi = self._y_ids(enc)
+        cdef Py_ssize_t xlongest = longest_of(xo)
+        if self._rows_ok(nx, xlongest, enc.longest):
+            self._pairwise_rows(out, xo, xi, xc, enc, yi, n_threads)
         elif self.t.dense != NULL:
-            self._pairwise_lanes(out, xo, xi, xc, yo, yi, yc, n_threads)
+            self._pairwise_lanes(out, xo, xi, xc, enc, yi, n_threads)
         else:
-            self._pairwise_pairs(out, xo, xi, xc, yo, yi, yc, n_threads)
+            self._pairwise_pairs(out, xo, xi, xc, enc.offsets, yi, enc.cps, n_threads)
         return out
 
     def _pairwise_unit_table(self, list X not None, const cp_t[::1] alphabet not None,
@@ -886,8 +1091,7 @@ cdef class CostKernel:
             raise MemoryError("could not allocate DP rows")
 
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const cp_t[::1] xcp, const int64_t[::1] yoff, const cp_t[::1] ycp,
-                        int n_threads):
+                        const cp_t[::1] xcp, EncodedY enc, int n_threads):
         """Unit costs: Y in blocks of 16 consecutive strings, each in a bit-parallel lane.
 
         A work item is (block, two X strings): consecutive items share the block, which
@@ -898,6 +1102,12 @@ cdef class CostKernel:
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
         cdef Py_ssize_t half = (nx + 1) // 2   # X strings go two at a time
+        cdef const int64_t[::1] yoff = enc.offsets
+        cdef const cp_t[::1] ycp = enc.cps
+        longer = enc._derived.get("longer")
+        if longer is None:
+            longer = frozen(np.flatnonzero(np.diff(enc.offsets) > SKC_BP_LANE_BITS))
+            enc._derived["longer"] = longer
         cdef Py_ssize_t p, g, i, total = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES * half
         cdef Py_ssize_t failed = 0
         cdef skc_bp_block* blk
@@ -916,8 +1126,7 @@ cdef class CostKernel:
             skc_bp_block_free(blk)
         if failed:
             raise MemoryError("could not allocate the bit-parallel buffers")
-        self._pairwise_long(vout, xoff, xcp, yoff, ycp,
-                            np.flatnonzero(np.diff(yoff) > SKC_BP_LANE_BITS), 0, n_threads)
+        self._pairwise_long(vout, xoff, xcp, yoff, ycp, longer, 0, n_threads)
 
     cdef _pairwise_long(self, double[:, ::1] vout, const int64_t[::1] xoff, const cp_t[::1] xcp,
                         const int64_t[::1] yoff, const cp_t[::1] ycp, rest_arr,
@@ -957,8 +1166,8 @@ cdef class CostKernel:
             raise MemoryError("could not allocate the bit-parallel buffers")
 
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                         const int32_t[::1] xid, const cp_t[::1] xcp, yo,
-                         const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+                         const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
+                         const int32_t[::1] yid, int n_threads):
         """Dense tables: each X string against groups of SKC_LANES Y strings of similar length.
 
         Y is grouped by length so that little of each group is padding.  A work item
@@ -971,25 +1180,19 @@ cdef class CostKernel:
         len(Y)).
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
-        ylen = np.diff(yo)
-        # Stable: the same order whatever the dtype, and numpy radix-sorts 16-bit
-        # keys, 7x faster than its int64 timsort (a third of a one-query call).
-        order = np.argsort(ylen.astype(np.uint16) if ny and ylen.max() <= 0xFFFF else ylen,
-                           kind="stable")
-        ngroups = (ny + SKC_LANES - 1) // SKC_LANES
-        cols_arr = np.full(ngroups * SKC_LANES, -1, dtype=np.int64)
-        cols_arr[:ny] = np.arange(ny)
+        cdef const cp_t[::1] ycp = enc.cps
+        groups = enc._derived.get("lanes")
+        if groups is None:
+            groups = tuple(map(frozen, lane_groups(enc.offsets)))
+            enc._derived["lanes"] = groups
+        order, cols_arr, lanes_m, lanes_off, mmax_arr, sorted_ = groups
         cdef const int64_t[::1] vorder = order
-        lanes_m = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
-        lanes_m[:ny] = ylen[order]
-        lanes_off = np.zeros(ngroups * SKC_LANES, dtype=np.int64)
-        lanes_off[:ny] = yo[:ny][order]
-        mmax_arr = lanes_m.reshape(ngroups, SKC_LANES).max(axis=1)
+        cdef Py_ssize_t ngroups = mmax_arr.shape[0]
         cdef const int64_t[::1] cols = cols_arr
         cdef const int64_t[::1] gm = lanes_m
         cdef const int64_t[::1] goff = lanes_off
         cdef const int64_t[::1] gmax = mmax_arr
-        cdef Py_ssize_t longest = int(mmax_arr.max())
+        cdef Py_ssize_t longest = enc.longest
         cdef Py_ssize_t p, g, i, total = ngroups * nx, failed = 0
         cdef Py_ssize_t* loaded   # the group a thread's work buffer holds
         cdef double* work
@@ -1017,7 +1220,7 @@ cdef class CostKernel:
         cdef const int32_t[::1] iins = None
         cdef const int32_t[::1] idele = None
         cdef double step = 0.0
-        cdef bint grid = self._grid_fits(np.asarray(xoff), yo)
+        cdef bint grid = self._grid_ok(longest_of(xoff), enc.longest)
         if grid:
             step, dense_i, iins, idele, _ = self._grid
             idense = dense_i.ravel()
@@ -1066,36 +1269,53 @@ cdef class CostKernel:
             free(loaded)
         if failed:
             raise MemoryError("could not allocate DP rows")
-        if np.any(order != cols_arr[:ny]):
+        if not sorted_:
             self._unsort_columns(vout, vorder, n_threads)
 
     def _rows_fit(self, xoff, yoff):
+        """Whether ``pairwise`` of strings at these offsets runs the rows kernel (_rows_ok)."""
+        return self._rows_ok(xoff.shape[0] - 1, int(np.diff(xoff).max()),
+                             int(np.diff(yoff).max()))
+
+    cdef bint _rows_ok(self, Py_ssize_t nx, Py_ssize_t xlongest, Py_ssize_t ylongest):
         """Whether ``pairwise`` runs the rows kernel: costs on a grid (see _grid_fits), few
         OCR strings, none longer than the kernel takes (32 characters with AVX2)."""
-        if not ROWS or xoff.shape[0] - 1 > ROWS_MAX_X or not self._grid_fits(xoff, yoff):
+        if not ROWS or nx > ROWS_MAX_X or not self._grid_ok(xlongest, ylongest):
             return False
-        return skc_rows_width(int(np.diff(xoff).max())) > 0
+        return skc_rows_width(xlongest) > 0
 
     cdef _pairwise_rows(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const int32_t[::1] xid, const cp_t[::1] xcp, yo,
-                        const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads):
+                        const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
+                        const int32_t[::1] yid, int n_threads):
         """Few OCR strings against many truth strings: each OCR string's characters in the
         lanes, the truth strings read in order (_rows.h).  A work item is (OCR string,
         chunk of ROWS_CHUNK truth strings); empty truth strings cost deleting the OCR string.
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
-        empty = np.diff(yo) == 0
-        wid_arr = None
-        co_arr = yo
-        if empty.any():
-            wid_arr = np.flatnonzero(~empty).astype(np.int64)
-            co_arr = np.append(yo[wid_arr], yo[ny])
+        cdef const cp_t[::1] ycp = enc.cps
+        # The words' shared starts are found (a pass over the characters) when the
+        # EncodedY comes back: a Y seen once does not pay for them.
+        words = enc._derived.get("rows")
+        if words is None:
+            words = nonempty(enc.offsets)
+            if words[1] is not None:
+                words = tuple(map(frozen, words))
+            enc._derived["rows"] = words = (*words, None, None)
+        elif words[3] is None:
+            words = (*words[:3], *map(frozen, rows_prefixes(words[0], enc.cps)))
+            enc._derived["rows"] = words
+        co_arr, wid_arr, empty, lcp_arr, ccum_arr = words
+        cdef Py_ssize_t nk = co_arr.shape[0] - 1
+        if lcp_arr is None or ccum_arr[nk] > ROWS_SHARE * (co_arr[nk] - co_arr[0]):
+            lcp_arr, ccum_arr = None, co_arr  # every column computed
         cdef const int64_t[::1] co = co_arr
+        cdef const int64_t[::1] lcp = lcp_arr
+        cdef const int64_t[::1] ccum = ccum_arr
+        cdef const int64_t* plcp = &lcp[0] if lcp_arr is not None else NULL
         cdef const int64_t[::1] wid = wid_arr
         cdef const int64_t* pwid = &wid[0] if wid_arr is not None and wid_arr.shape[0] else NULL
-        cdef Py_ssize_t nk = co_arr.shape[0] - 1
         cdef Py_ssize_t nchunks = (nk + ROWS_CHUNK - 1) // ROWS_CHUNK
-        cdef Py_ssize_t maxn = int(np.diff(xoff).max())
+        cdef Py_ssize_t maxn = longest_of(xoff)
         cdef Py_ssize_t maxw = skc_rows_width(maxn)
         step, _, iins, idele, ipot = self._grid
         cdef const int32_t[::1] gins = iins
@@ -1140,8 +1360,8 @@ cdef class CostKernel:
                                                  extra, prof)
                     loaded[0] = i
                 skc_rows_run(prof, width, t.n, extra, loaded[1], &yid[0], &ycp[0], &co[0],
-                             pwid, c * ROWS_CHUNK, min((c + 1) * ROWS_CHUNK, nk), p[i],
-                             gstep, res, &vout[i, 0])
+                             plcp, &ccum[0], pwid, c * ROWS_CHUNK,
+                             min((c + 1) * ROWS_CHUNK, nk), p[i], gstep, res, &vout[i, 0])
             free(prof_raw)
             free(extra)
             free(res)
@@ -1150,7 +1370,11 @@ cdef class CostKernel:
             raise MemoryError("could not allocate the rows kernel's profile")
 
     def _grid_fits(self, xoff, yoff):
-        """Whether ``pairwise`` of strings at these offsets runs on the int32 lanes.
+        """Whether ``pairwise`` of strings at these offsets runs on the int32 lanes (_grid_ok)."""
+        return self._grid_ok(int(np.diff(xoff).max()), int(np.diff(yoff).max()))
+
+    cdef bint _grid_ok(self, Py_ssize_t xlongest, Py_ssize_t ylongest):
+        """Whether ``pairwise`` of strings of at most these lengths runs on the int32 lanes.
 
         The costs must be whole numbers of grid steps, and no value the DP forms
         may reach 2^31 steps in magnitude: with its potentials (``_grid_body.h``)
@@ -1163,8 +1387,7 @@ cdef class CostKernel:
         if self.t.gpot == NULL or not GRID:
             return False
         _, _, ins_i, dele_i, _ = self._grid
-        bound = (int(np.diff(xoff).max()) * int(dele_i.max())
-                 + int(np.diff(yoff).max()) * int(ins_i.max()) + 2 * self.t.gmax)
+        bound = xlongest * int(dele_i.max()) + ylongest * int(ins_i.max()) + 2 * self.t.gmax
         return bound < 2**31
 
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads):

@@ -31,10 +31,10 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from skocrcost._dp cimport (
-    MOVE_DIAG, MOVE_LEFT, MOVE_RULE, MOVE_TRANS, MOVE_UP, OP_RULE, OP_TRANS, CostKernel, Table,
-    back_step, cp_t, lookup, sub_cost,
+    MOVE_DIAG, MOVE_LEFT, MOVE_RULE, MOVE_TRANS, MOVE_UP, OP_RULE, OP_TRANS, CostKernel,
+    EncodedY, Table, back_step, cp_t, lookup, sub_cost,
 )
-from skocrcost._dp import _align_columns, _no_columns
+from skocrcost._dp import _align_columns, _no_columns, frozen
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
@@ -471,6 +471,14 @@ cdef class EditKernel(CostKernel):
         ptr, lst = self._ends(offsets, cps, src)
         return offsets, ids, cps, ptr, lst
 
+    def _y_side(self, EncodedY enc):
+        """``_encode_side(Y, False)`` of the strings of ``enc``, their pieces found once."""
+        ends = enc._derived.get("ends")
+        if ends is None:
+            ends = tuple(map(frozen, self._ends(enc.offsets, enc.cps, False)))
+            enc._derived["ends"] = ends
+        return (enc.offsets, self._y_ids(enc), enc.cps, *ends)
+
     cdef Py_ssize_t _rows(self):
         return max(self.e.maxp, 2) + 1
 
@@ -527,16 +535,24 @@ cdef class EditKernel(CostKernel):
             raise ValueError(f"scale must be > 0, got {scale!r}")
         return self._batch(X, Y, n_threads, False, True, scale)
 
-    def pairwise(self, list X not None, list Y not None, int n_threads=1):
-        """Distances from every string of X (rows) to every string of Y."""
+    def pairwise(self, list X not None, Y not None, int n_threads=1):
+        """Distances from every string of X (rows) to every string of Y.
+
+        Y is a list of str or an EncodedY of this kernel, as in ``CostKernel.pairwise``:
+        a large Y passed again is not encoded again.
+        """
         return self._batch(X, Y, n_threads, True, False, 1.0)
 
-    def _batch(self, list X, list Y, int n_threads, bint grid, bint soft, double scale):
-        """Distances of every (X[i], Y[j]) if ``grid`` (rows X), else of the pairs (X[k], Y[k])."""
+    def _batch(self, list X, Y, int n_threads, bint grid, bint soft, double scale):
+        """Distances of every (X[i], Y[j]) if ``grid`` (rows X), else of the pairs (X[k], Y[k]).
+
+        Only a grid's Y is kept encoded for the next call (``_encode_y``).
+        """
         self._check()
         xs = self._encode_side(X, True)
-        ys = self._encode_side(Y, False)
-        cdef Py_ssize_t nx = len(X), ny = len(Y)
+        cdef EncodedY enc = self._encode_y(Y, grid)
+        ys = self._y_side(enc)
+        cdef Py_ssize_t nx = len(X), ny = enc.n
         cdef Py_ssize_t total = nx * ny if grid else nx
         # Filled flat; the grid's cell (i, j) is entry i * ny + j.
         flat = np.empty(total, dtype=np.float64)

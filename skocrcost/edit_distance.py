@@ -203,6 +203,13 @@ class WeightedEditDistance:
         Y = X if Y is None else check_strings(Y, "Y", allow_empty=True)
         return self._kernel.pairwise(X, Y, n_threads(n_jobs))
 
+    # What the brute-force search of EditDistanceNeighbors calls: the lexicon encoded once.
+    def _encode_y(self, Y):
+        return self._kernel._encode_y(Y)
+
+    def _pairwise(self, X, Y, n_threads):
+        return self._kernel.pairwise(X, Y, n_threads)
+
     def explain(self, a, b):
         """The edits of one best sequence; each ``cost`` is minus its weight."""
         return operations(self.costs, *self._kernel.align(a, b))

@@ -61,9 +61,16 @@ class _BruteIndex:
 
     def _chunks(self, queries, n_threads):
         step = max(1, _CHUNK_CELLS // max(self.n_words, 1))
+        # Our metrics take the lexicon encoded once for all chunks (``_encode_y``),
+        # and the queries as checked; any other metric its public pairwise.
+        encode = getattr(self.kernel, "_encode_y", None)
+        words = self.words if encode is None else encode(self.words)
         for start in range(0, len(queries), step):
             part = queries[start : start + step]
-            yield self.kernel.pairwise(part, self.words, n_jobs=n_threads)
+            if encode is None:
+                yield self.kernel.pairwise(part, words, n_jobs=n_threads)
+            else:
+                yield self.kernel._pairwise(part, words, n_threads)
 
     def kneighbors(self, queries, k, n_threads=1):
         if not 1 <= k <= self.n_words:

@@ -8,6 +8,7 @@ the pure-Python twin's and the double lanes' bit for bit, near the int32 limit
 as well; past it, the double lanes must take over.
 """
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -83,6 +84,8 @@ def test_int_lanes_equal_twin_and_double_lanes(case, X, Y):
             for rows in (X, X * 8):  # X * 8: enough OCR characters for the profile
                 want = twin.pairwise(rows, Y)
                 np.testing.assert_array_equal(compiled.pairwise(rows, Y, 1), want)
+                # Up to 64 OCR strings take the rows kernel unless it is turned off.
+                np.testing.assert_array_equal(lanes(compiled, rows, Y), want)
                 np.testing.assert_array_equal(double_lanes(compiled, rows, Y), want)
     finally:
         _dp._set_simd_level(old)
@@ -245,6 +248,17 @@ def lanes(kernel, X, Y, threads=1):
     return with_switch(_dp._set_rows, False, kernel.pairwise, X, Y, threads)
 
 
+def rows_plain_and_shared(kernel, X, Y, threads=1):
+    """The rows kernel's answers without and with the words' shared starts.
+
+    Y encoded once and passed twice: the first call finds nothing shared yet (a Y seen
+    once does not pay for it), the second shares whatever it can (ROWS_SHARE at 1).
+    """
+    enc = kernel._encode_y(Y)
+    plain = with_switch(_dp._set_rows_share, 0.0, kernel.pairwise, X, enc, threads)
+    return plain, with_switch(_dp._set_rows_share, 1.0, kernel.pairwise, X, enc, threads)
+
+
 def takes_rows(kernel, X, Y):
     return bool(kernel._rows_fit(*offsets(X, Y)))
 
@@ -270,13 +284,87 @@ def test_rows_kernel_equals_twin_and_lanes(case, X, Y, copies):
     assert takes_rows(compiled, X, Y)
     want = twin.pairwise(X, Y[: len(Y) // copies])
     want = np.tile(want, (1, copies))
+    # Sorted, words share their starts with the word before (equal words all but the
+    # last character), which the kernel does not compute again.
+    order = sorted(range(len(Y)), key=Y.__getitem__)
     old = _dp.simd_level()
     try:
         for level in LEVELS:
             _dp._set_simd_level(level)
             for threads in (1, 2):
                 np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
+                for got in rows_plain_and_shared(compiled, X, [Y[k] for k in order], threads):
+                    np.testing.assert_array_equal(got, want[:, order])
             np.testing.assert_array_equal(lanes(compiled, X, Y), want)
+    finally:
+        _dp._set_simd_level(old)
+
+
+def rows_kernels():
+    """Compiled and twin kernels on a grid of 0.25, with characters outside the table."""
+    tables = CostTables.from_dicts(
+        {("a", "b"): 0.25, ("r", "m"): 0.5, ("x", "y"): 0.5, ("\u4e2d", "a"): 0.75},
+        {"b": 0.5, "r": 0.5},
+        {"\U0001f600": 1.25},
+        default_substitution_cost=1.5,
+    )
+    compiled, twin = kernels(tables)
+    assert compiled.grid_step == 0.25
+    return compiled, twin
+
+
+def shared_starts(rng):
+    """A sorted lexicon whose words share long starts: all words over "ab" up to 6
+    characters, runs of words sharing 25 to 45 characters (past the 30 the kernel keeps),
+    equal words, characters outside the cost table, and empty words among them."""
+    words = ["".join(w) for n in range(7) for w in itertools.product("ab", repeat=n)]
+    for stem in ("x" * 25, "x" * 31, "xy" * 20 + "\u4e2d", "\U0001f600r" * 15):
+        words += [
+            stem + "".join(rng.choice(list("abr\u4e2d"), rng.integers(0, 5))) for _ in range(40)
+        ]
+        words += [stem[: rng.integers(1, len(stem))] for _ in range(10)]
+    words += ["abba"] * 5 + [""] * 7
+    return sorted(words)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rows_kernel_on_words_sharing_their_starts(level, threads):
+    # The rows kernel starts each word from the column it kept of the word before, for
+    # the characters they share (at most 30); repeated 20 times, the lexicon spans two
+    # work items of 4,096 words, which start without any column kept.
+    compiled, twin = rows_kernels()
+    Y = shared_starts(np.random.default_rng(11))
+    X = ["", "ab", "xxxxy", "x" * 30 + "ab", "\U0001f600rab", "ba" * 6, "y" * 32]
+    assert takes_rows(compiled, X, Y)
+    want = twin.pairwise(X, Y)
+    old = _dp._set_simd_level(level)
+    try:
+        for got in rows_plain_and_shared(compiled, X, Y, threads):
+            np.testing.assert_array_equal(got, want)
+        for got in rows_plain_and_shared(compiled, X, sorted(Y * 20), threads):
+            np.testing.assert_array_equal(got, np.repeat(want, 20, axis=1))
+    finally:
+        _dp._set_simd_level(old)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rows_kernel_every_width(level, threads):
+    # 32 OCR strings of 0 to 31 characters, then one of 32: every instance
+    # of the kernel (1, 2, 3, 4 and 8 vectors of 4 lanes) in one call, against the twin.
+    rng = np.random.default_rng(7)
+    compiled, twin = rows_kernels()
+
+    def word(n):
+        return "".join(rng.choice(list(LETTERS + "xyz"), n))
+
+    Y = [word(rng.integers(0, 14)) for _ in range(150)]
+    old = _dp._set_simd_level(level)
+    try:
+        for X in ([word(n) for n in range(32)], [word(32)]):
+            assert takes_rows(compiled, X, Y)
+            np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), twin.pairwise(X, Y))
     finally:
         _dp._set_simd_level(old)
 
@@ -302,7 +390,7 @@ def test_rows_kernel_near_the_int32_limit(level):
 def test_rows_kernel_takes_only_few_short_ocr_strings():
     kernel = fine_grid()
     Y = ["ab", "ba"]
-    assert takes_rows(kernel, ["a" * 32] * 16, Y)
+    assert takes_rows(kernel, ["a" * 32] * 64, Y)
     assert not takes_rows(kernel, ["a" * 33], Y)  # longer than 8 vectors of 4
-    assert not takes_rows(kernel, ["a"] * 17, Y)  # many: the lanes' profile pays off
+    assert not takes_rows(kernel, ["a"] * 65, Y)  # many: the lanes' profile pays off
     assert not with_switch(_dp._set_grid, False, takes_rows, kernel, ["a"], Y)
