@@ -234,6 +234,16 @@ cdef class EncodedY:
     def __len__(self):
         return self.n
 
+    def derived(self, key, build, *args):
+        """``build(*args)`` (an array, or a tuple of arrays and None), made read-only and
+        kept under ``key``, built on the first call for that key."""
+        value = self._derived.get(key)
+        if value is None:
+            value = build(*args)
+            value = tuple(map(frozen, value)) if type(value) is tuple else frozen(value)
+            self._derived[key] = value
+        return value
+
     cdef bint same(self, list Y):
         """Whether Y holds exactly these str objects, in this order.
 
@@ -253,9 +263,16 @@ cdef class EncodedY:
 
 
 def frozen(arr):
-    """``arr``, made read-only: arrays an EncodedY shares between calls and threads."""
-    arr.flags.writeable = False
+    """``arr``, made read-only (None stays None): arrays an EncodedY shares between calls
+    and threads."""
+    if arr is not None:
+        arr.flags.writeable = False
     return arr
+
+
+def long_strings(offsets):
+    """The indices of the strings at ``offsets`` too long for a bit-parallel lane."""
+    return np.flatnonzero(np.diff(offsets) > SKC_BP_LANE_BITS)
 
 
 cdef inline void fill_subrow(const Table* t, int ia, cp_t ca, const int32_t* bid,
@@ -944,11 +961,7 @@ cdef class CostKernel:
 
     def _y_ids(self, EncodedY enc):
         """The ids of ``enc`` (not encoded for unit costs until a path reads them)."""
-        ids = enc._derived.get("ids")
-        if ids is None:
-            ids = frozen(self._encode_list(enc.strings, "Y")[1])
-            enc._derived["ids"] = ids
-        return ids
+        return enc.derived("ids", lambda: self._encode_list(enc.strings, "Y")[1])
 
     def distance(self, str a not None, str b not None):
         """Weighted Levenshtein distance from ``a`` (OCR side) to ``b`` (truth side)."""
@@ -1104,10 +1117,7 @@ cdef class CostKernel:
         cdef Py_ssize_t half = (nx + 1) // 2   # X strings go two at a time
         cdef const int64_t[::1] yoff = enc.offsets
         cdef const cp_t[::1] ycp = enc.cps
-        longer = enc._derived.get("longer")
-        if longer is None:
-            longer = frozen(np.flatnonzero(np.diff(enc.offsets) > SKC_BP_LANE_BITS))
-            enc._derived["longer"] = longer
+        longer = enc.derived("longer", long_strings, enc.offsets)
         cdef Py_ssize_t p, g, i, total = (ny + SKC_BP_LANES - 1) // SKC_BP_LANES * half
         cdef Py_ssize_t failed = 0
         cdef skc_bp_block* blk
@@ -1181,11 +1191,8 @@ cdef class CostKernel:
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
         cdef const cp_t[::1] ycp = enc.cps
-        groups = enc._derived.get("lanes")
-        if groups is None:
-            groups = tuple(map(frozen, lane_groups(enc.offsets)))
-            enc._derived["lanes"] = groups
-        order, cols_arr, lanes_m, lanes_off, mmax_arr, sorted_ = groups
+        order, cols_arr, lanes_m, lanes_off, mmax_arr, sorted_ = enc.derived(
+            "lanes", lane_groups, enc.offsets)
         cdef const int64_t[::1] vorder = order
         cdef Py_ssize_t ngroups = mmax_arr.shape[0]
         cdef const int64_t[::1] cols = cols_arr
@@ -1295,16 +1302,11 @@ cdef class CostKernel:
         cdef const cp_t[::1] ycp = enc.cps
         # The words' shared starts are found (a pass over the characters) when the
         # EncodedY comes back: a Y seen once does not pay for them.
-        words = enc._derived.get("rows")
-        if words is None:
-            words = nonempty(enc.offsets)
-            if words[1] is not None:
-                words = tuple(map(frozen, words))
-            enc._derived["rows"] = words = (*words, None, None)
-        elif words[3] is None:
-            words = (*words[:3], *map(frozen, rows_prefixes(words[0], enc.cps)))
-            enc._derived["rows"] = words
-        co_arr, wid_arr, empty, lcp_arr, ccum_arr = words
+        again = "rows" in enc._derived
+        co_arr, wid_arr, empty = enc.derived("rows", nonempty, enc.offsets)
+        lcp_arr = ccum_arr = None
+        if again:
+            lcp_arr, ccum_arr = enc.derived("prefixes", rows_prefixes, co_arr, enc.cps)
         cdef Py_ssize_t nk = co_arr.shape[0] - 1
         if lcp_arr is None or ccum_arr[nk] > ROWS_SHARE * (co_arr[nk] - co_arr[0]):
             lcp_arr, ccum_arr = None, co_arr  # every column computed

@@ -34,7 +34,7 @@ from skocrcost._dp cimport (
     MOVE_DIAG, MOVE_LEFT, MOVE_RULE, MOVE_TRANS, MOVE_UP, OP_RULE, OP_TRANS, CostKernel,
     EncodedY, Table, back_step, cp_t, lookup, sub_cost,
 )
-from skocrcost._dp import _align_columns, _no_columns, frozen
+from skocrcost._dp import _align_columns, _no_columns
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
@@ -473,10 +473,7 @@ cdef class EditKernel(CostKernel):
 
     def _y_side(self, EncodedY enc):
         """``_encode_side(Y, False)`` of the strings of ``enc``, their pieces found once."""
-        ends = enc._derived.get("ends")
-        if ends is None:
-            ends = tuple(map(frozen, self._ends(enc.offsets, enc.cps, False)))
-            enc._derived["ends"] = ends
+        ends = enc.derived("ends", self._ends, enc.offsets, enc.cps, False)
         return (enc.offsets, self._y_ids(enc), enc.cps, *ends)
 
     cdef Py_ssize_t _rows(self):
