@@ -126,6 +126,11 @@ def join_halves(a, b):
     return core_a, core_b, trail_a
 
 
+def looked_up(word, words):
+    """The form of ``word`` looked up in ``words``: itself if it is one, else lower-cased."""
+    return word if word in words else word.lower()
+
+
 def broken_word(core, words):
     """``(core closed up, compound)`` if ``core`` may be one word the OCR kept broken
     by a line-break hyphen (``sym-pathy``, ``with-out``), else None.
@@ -133,15 +138,14 @@ def broken_word(core, words):
     One hyphen between letters; closed up it is a word of ``words`` and with the
     hyphen it is not.  ``compound``: its halves are both words, so that the hyphen
     may be a compound's (``to-day``), a spelling the truth decides word by word.
-    Looked up as :meth:`NoisyChannelDecoder._key` does: as written, else
-    lower-cased.
+    Looked up as the decoder looks words up (:func:`looked_up`).
     """
     a, hyphen, b = core.partition("-")
     if not (hyphen and a.isalpha() and b.isalpha()):
         return None
 
     def known(word):
-        return word in words or word.lower() in words
+        return looked_up(word, words) in words
 
     if not known(a + b) or known(core):
         return None
@@ -336,7 +340,8 @@ class SurfaceRules:
       1,860 training words) or ``"-"`` (keeps it), counted over every aligned
       pair of tokens; used by :meth:`close_up`, with ``written``: how often the
       training truth writes each lexicon word and each hyphenated word
-      (lower-cased), which tells a compound's hyphen from a line break's.
+      (lower-cased; counted only under a rule ``""``), which tells a compound's
+      hyphen from a line break's.
 
     A rule maps its key to the truth's most frequent value when that differs,
     makes up more than half of the key's occurrences and occurs at least
@@ -387,9 +392,10 @@ class SurfaceRules:
         self.join, _ = self._rules(join, lambda key: "")
         self.capitals, _ = self._rules(capitals, lambda key: key)
         self.hyphen, _ = self._rules(hyphen, lambda key: key)
+        # Read by close_up only under a rule to close words up.
         self.written = Counter(
             core
-            for ys in truth_sequences
+            for ys in (truth_sequences if self.hyphen.get("-") == "" else ())
             for t in ys
             if (core := split_token(t)[1].lower()) in words or core.count("-") == 1
         )
@@ -1010,8 +1016,8 @@ class NoisyChannelDecoder:
 
     # -- tokens --------------------------------------------------------------------------
     def _key(self, word):
-        """The form looked up: the word itself if it is a lexicon word, else lower-cased."""
-        return word if word in self.words else word.lower()
+        """The form looked up in the lexicon (:func:`looked_up`)."""
+        return looked_up(word, self.words)
 
     def _hyphenated_word(self, core):
         """Whether ``core`` is one lexicon word with hyphens (``dining-room``, ``mer-chandise``).
