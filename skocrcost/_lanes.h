@@ -24,7 +24,11 @@
 #include <immintrin.h>
 #endif
 
-#define SKC_LANES 8 /* two vectors of four doubles: two chains in flight */
+/* Four vectors of four doubles (two of eight int32 on a grid): four chains in flight.
+ * Eight lanes left the double kernel waiting on its chains once the additions off them
+ * moved to the FMA pipes (SKC_FADD); sixteen take 20% fewer cycles for (iii) on doubles
+ * and 8% fewer on a grid (docs/performance.md, "Session 10"). */
+#define SKC_LANES 16
 #define SKC_NO_CP 0xFFFFFFFFu /* never a code point: padding columns never match */
 #define SKC_NO_MATCH 0xFFFFFFFEu /* never a code point, nor SKC_NO_CP: matches no column */
 
@@ -37,7 +41,7 @@ static size_t skc_lanes_work(ptrdiff_t mmax) {
 }
 
 /* ``raw`` (malloc'ed with SKC_ALIGN_SLACK bytes to spare) rounded up to a cache line.  A
- * column of the lanes is SKC_LANES doubles = 64 bytes, so from an aligned base no vector
+ * column of the lanes is SKC_LANES doubles = two lines, so from an aligned base no vector
  * load or store of the DP straddles two cache lines (a split access costs two). */
 #define SKC_ALIGN_SLACK 64
 static inline double *skc_align64(void *raw) {
@@ -142,8 +146,10 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_NAME skc_lanes_generic
 #define SKC_VT skc_v2
 #define SKC_MIN SKC_MIN2
+#define SKC_FADD(x, y) ((x) + (y))
 #define SKC_VW 2
 #include "_lanes_body.h"
+#undef SKC_FADD
 #undef SKC_NAME
 #undef SKC_VT
 #undef SKC_MIN
@@ -161,16 +167,23 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define SKC_HAVE_AVX2_CLONE 1
-#define SKC_ATTR __attribute__((target("avx2")))
+/* x + y as x * 1 + y: one rounding of the exact sum, the same double.  vaddpd and vminpd
+ * share two pipes on Zen 3 and the FMA unit has two more (docs/performance.md, "How far
+ * the lanes are from the hardware"), so the additions off a cell's chain go there. */
+#define SKC_ATTR __attribute__((target("avx2,fma")))
 #define SKC_NAME skc_lanes_avx2
 #define SKC_VT skc_v4
 #define SKC_MIN(y, x) ((skc_v4)_mm256_min_pd((__m256d)(y), (__m256d)(x)))
+#define SKC_FADD(x, y) ((skc_v4)_mm256_fmadd_pd((__m256d)(x), _mm256_set1_pd(1.0), (__m256d)(y)))
 #define SKC_VW 4
 #include "_lanes_body.h"
+#undef SKC_FADD
 #undef SKC_NAME
+#undef SKC_ATTR
 #undef SKC_VT
 #undef SKC_MIN
 #undef SKC_VW
+#define SKC_ATTR __attribute__((target("avx2")))
 #define SKC_NAME skc_lanes_avx2_i
 #define SKC_VT skc_i8
 #define SKC_MIN(y, x) ((skc_i8)_mm256_min_epi32((__m256i)(y), (__m256i)(x)))
@@ -189,7 +202,7 @@ static int skc_simd = -1;
 static int skc_simd_available(void) {
 #ifdef SKC_HAVE_AVX2_CLONE
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? 1 : 0;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
 #else
     return 0;
 #endif

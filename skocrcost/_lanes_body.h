@@ -1,5 +1,6 @@
 /* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW
- * doubles) and SKC_MIN(y, x) (y < x ? y : x in every lane) defined.
+ * doubles), SKC_MIN(y, x) (y < x ? y : x in every lane) and SKC_FADD(x, y) (x + y, in
+ * whichever instruction the target has a pipe free for) defined.
  *
  * Distances of one OCR string to the loaded group: lane k (length m[k]) goes to
  * out[cols[k]], unless cols[k] < 0 (a padding lane).  Each lane adds what the scalar
@@ -44,8 +45,8 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
                 for (v = 0; v < NV; v++) {
                     const ptrdiff_t c = j * L + v * VW;
                     vup = *(const SKC_VT *)(src + c + L);
-                    x = u[v] + *(const SKC_VT *)(s0 + c);
-                    y = vup + vdl0;
+                    x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
+                    y = SKC_FADD(vup, vdl0);
                     x = SKC_MIN(y, x);
                     y = a[v] + *(const SKC_VT *)(ins + c);
                     a[v] = SKC_MIN(y, x);
@@ -70,15 +71,15 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
                     vup = *(const SKC_VT *)(src + c + L);
                     vins = *(const SKC_VT *)(ins + c);
                     /* Row i, column j + 1: diagonal, up, left. */
-                    x = u[v] + *(const SKC_VT *)(s0 + c);
-                    y = vup + vdl0;
+                    x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
+                    y = SKC_FADD(vup, vdl0);
                     x = SKC_MIN(y, x);
                     y = a[v] + vins;
                     x = SKC_MIN(y, x);
                     /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
-                    y = a[v] + *(const SKC_VT *)(s1 + c);
+                    y = SKC_FADD(a[v], *(const SKC_VT *)(s1 + c));
                     a[v] = x;
-                    x = a[v] + vdl1;
+                    x = SKC_FADD(a[v], vdl1);
                     x = SKC_MIN(x, y);
                     y = b[v] + vins;
                     b[v] = SKC_MIN(y, x);
