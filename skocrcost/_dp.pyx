@@ -50,9 +50,10 @@ cdef extern from "_lanes.h":
                            const double* work, const cp_t* extra_cp, Py_ssize_t n_extra,
                            double* profile) nogil
     void skc_lanes_run(const double* dense, Py_ssize_t n_ids, const double* del_tab,
-                       const int32_t* aid, const cp_t* acp, const int32_t* arow, Py_ssize_t n,
-                       const int64_t* m, Py_ssize_t mmax, double* work, const double* profile,
-                       const int64_t* cols, double* out) nogil
+                       const int32_t* xid, const cp_t* xcp, const int32_t* xrow,
+                       const int64_t* xo, Py_ssize_t nx, const int64_t* m, Py_ssize_t mmax,
+                       double* work, const double* profile, const int64_t* cols, double* out,
+                       Py_ssize_t ostride) nogil
     void skc_lanes_load_i(const int32_t* ins_tab, const int32_t* bid, const cp_t* bcp,
                           const int64_t* off, const int64_t* m, Py_ssize_t mmax,
                           int32_t* work) nogil
@@ -60,10 +61,10 @@ cdef extern from "_lanes.h":
                           Py_ssize_t mmax, const int32_t* work, const cp_t* extra_cp,
                           Py_ssize_t n_extra, int32_t* profile) nogil
     void skc_lanes_run_i(const int32_t* dense, Py_ssize_t n_ids, const int32_t* del_tab,
-                         const int32_t* aid, const cp_t* acp, const int32_t* arow,
-                         Py_ssize_t n, const int64_t* m, Py_ssize_t mmax, int32_t* work,
-                         const int32_t* profile, const int64_t* cols, double step,
-                         double* out) nogil
+                         const int32_t* xid, const cp_t* xcp, const int32_t* xrow,
+                         const int64_t* xo, Py_ssize_t nx, const int64_t* m, Py_ssize_t mmax,
+                         int32_t* work, const int32_t* profile, const int64_t* cols,
+                         double step, double* out, Py_ssize_t ostride) nogil
     int skc_simd_level() nogil
     int skc_set_simd_level(int level) nogil
 
@@ -108,6 +109,9 @@ cdef enum:
 
 # Largest substitution profile (doubles) pairwise builds per thread: 8 MiB.
 cdef Py_ssize_t PROFILE_LIMIT = 1 << 20
+# X strings per call of the lanes kernels: a call per string cost (iii) a fifth of its
+# cycles outside the DP loop.
+cdef Py_ssize_t X_CHUNK = 16
 
 # Largest direction matrix (bytes) one alignment may allocate.
 MAX_ALIGN_CELLS = 1 << 30
@@ -1200,7 +1204,9 @@ cdef class CostKernel:
         cdef const int64_t[::1] goff = lanes_off
         cdef const int64_t[::1] gmax = mmax_arr
         cdef Py_ssize_t longest = enc.longest
-        cdef Py_ssize_t p, g, i, total = ngroups * nx, failed = 0
+        # A work item is a group against a chunk of X_CHUNK X strings, one kernel call.
+        cdef Py_ssize_t nchunks = (nx + X_CHUNK - 1) // X_CHUNK
+        cdef Py_ssize_t p, g, i, i1, total = ngroups * nchunks, failed = 0
         cdef Py_ssize_t* loaded   # the group a thread's work buffer holds
         cdef double* work
         cdef double* prof
@@ -1241,9 +1247,10 @@ cdef class CostKernel:
             loaded = <Py_ssize_t*> malloc(sizeof(Py_ssize_t))
             if loaded != NULL:
                 loaded[0] = -1
-            for p in prange(total, schedule="dynamic", chunksize=16):
-                g = p // nx
-                i = p - g * nx
+            for p in prange(total, schedule="dynamic", chunksize=1):
+                g = p // nchunks
+                i = (p - g * nchunks) * X_CHUNK
+                i1 = i + X_CHUNK if i + X_CHUNK < nx else nx
                 if work == NULL or loaded == NULL or (use_profile and prof == NULL):
                     failed += 1
                     continue
@@ -1256,10 +1263,10 @@ cdef class CostKernel:
                                              <int32_t*> work, &extra[0], n_rows - t.n,
                                              <int32_t*> prof)
                         loaded[0] = g
-                    skc_lanes_run_i(&idense[0], t.n, &idele[0], &xid[xoff[i]], &xcp[xoff[i]],
-                                    &xrow[xoff[i]], xoff[i + 1] - xoff[i], &gm[g * SKC_LANES],
-                                    gmax[g], <int32_t*> work, <int32_t*> prof,
-                                    &cols[g * SKC_LANES], step, &vout[i, 0])
+                    skc_lanes_run_i(&idense[0], t.n, &idele[0], &xid[0], &xcp[0], &xrow[0],
+                                    &xoff[i], i1 - i, &gm[g * SKC_LANES], gmax[g],
+                                    <int32_t*> work, <int32_t*> prof, &cols[g * SKC_LANES],
+                                    step, &vout[i, 0], ny)
                     continue
                 if g != loaded[0]:
                     skc_lanes_load(t.ins, &yid[0], &ycp[0], &goff[g * SKC_LANES],
@@ -1268,9 +1275,9 @@ cdef class CostKernel:
                         skc_lanes_profile(t.dense, t.n, gmax[g], work, &extra[0],
                                           n_rows - t.n, prof)
                     loaded[0] = g
-                skc_lanes_run(t.dense, t.n, t.dele, &xid[xoff[i]], &xcp[xoff[i]],
-                              &xrow[xoff[i]], xoff[i + 1] - xoff[i], &gm[g * SKC_LANES],
-                              gmax[g], work, prof, &cols[g * SKC_LANES], &vout[i, 0])
+                skc_lanes_run(t.dense, t.n, t.dele, &xid[0], &xcp[0], &xrow[0], &xoff[i],
+                              i1 - i, &gm[g * SKC_LANES], gmax[g], work, prof,
+                              &cols[g * SKC_LANES], &vout[i, 0], ny)
             free(work_raw)
             free(prof_raw)
             free(loaded)

@@ -14,10 +14,11 @@
  * and the largest cost, which the caller keeps below 2^31 steps.
  */
 SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
-                              const int32_t *aid, const uint32_t *acp,
-                              const int32_t *arow, ptrdiff_t n, const int64_t *m,
+                              const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
+                              const int64_t *xo, ptrdiff_t nx, const int64_t *m,
                               ptrdiff_t mmax, int32_t *work, const int32_t *profile,
-                              const int64_t *cols, double step, double *out) {
+                              const int64_t *cols, double step, double *out,
+                              ptrdiff_t ostride) {
     enum { L = SKC_LANES, VW = SKC_VW, NV = SKC_LANES / SKC_VW };
     const ptrdiff_t w = mmax * L;
     const int32_t *q = work; /* the loader's first row: Q of each lane */
@@ -27,10 +28,17 @@ SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32
     const int32_t *restrict ins = skc_lanes_ins_i(work, mmax);
     const int32_t *yid = (const int32_t *)(ins + w);
     const uint32_t *ycp = (const uint32_t *)(yid + w);
-    const int32_t *up = bufa;
+    /* Row 0 of D'', all 0, past the group's columns (skc_lanes_work leaves room for it:
+     * its doubles hold twice as many int32), set once for all nx strings. */
+    int32_t *row0 = work + (8 * mmax + 3) * L;
+    ptrdiff_t t, i, j, k, v;
+    memset(row0, 0, (size_t)(mmax + 1) * L * sizeof(int32_t));
+    for (t = 0; t < nx; t++, out += ostride) {
+    const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
+    const uint32_t *acp = xcp + xo[t];
+    const ptrdiff_t n = xo[t + 1] - xo[t];
+    const int32_t *up = row0;
     int64_t p = 0; /* P of the rows done */
-    ptrdiff_t i, j, k, v;
-    memset(bufa, 0, (size_t)(mmax + 1) * L * sizeof(int32_t)); /* row 0 of D'' */
     for (i = 0; i < n; i += 2) {
         int32_t *restrict dst = (up == bufa) ? bufb : bufa;
         const int32_t *restrict src = up;
@@ -82,4 +90,5 @@ SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32
     for (k = 0; k < L; k++)
         if (cols[k] >= 0)
             out[cols[k]] = (double)((int64_t)up[m[k] * L + k] + p + q[m[k] * L + k]) * step;
+    }
 }

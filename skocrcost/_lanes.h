@@ -220,21 +220,24 @@ static int skc_set_simd_level(int level) {
     return old;
 }
 
-/* ``profile`` (from skc_lanes_profile, or NULL) saves refilling substitution costs per
- * row; ``arow`` gives each OCR character's profile row (read only with a profile). */
+/* Distances of OCR strings t < nx, at offsets xo[t] .. xo[t + 1] of xid and xcp, to the
+ * loaded group, into out + t * ostride (_lanes_body.h).  ``profile`` (from
+ * skc_lanes_profile, or NULL) saves refilling substitution costs per row; ``xrow`` gives
+ * each OCR character's profile row (read only with a profile). */
 static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *del_tab,
-                          const int32_t *aid, const uint32_t *acp, const int32_t *arow,
-                          ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, double *work,
-                          const double *profile, const int64_t *cols, double *out) {
+                          const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
+                          const int64_t *xo, ptrdiff_t nx, const int64_t *m, ptrdiff_t mmax,
+                          double *work, const double *profile, const int64_t *cols,
+                          double *out, ptrdiff_t ostride) {
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1) {
-        skc_lanes_avx2(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
-                       out);
+        skc_lanes_avx2(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
+                       cols, out, ostride);
         return;
     }
 #endif
-    skc_lanes_generic(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
-                      out);
+    skc_lanes_generic(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
+                      cols, out, ostride);
 }
 
 /* The same on costs in units of a grid step: every cost of the table is a whole number
@@ -244,20 +247,19 @@ static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *de
  * ``profile`` comes from skc_grid_profile.  Each distance is written as its number of
  * steps times ``step``. */
 static void skc_lanes_run_i(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
-                            const int32_t *aid, const uint32_t *acp, const int32_t *arow,
-                            ptrdiff_t n, const int64_t *m, ptrdiff_t mmax, int32_t *work,
-                            const int32_t *profile, const int64_t *cols, double step,
-                            double *out) {
+                            const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
+                            const int64_t *xo, ptrdiff_t nx, const int64_t *m, ptrdiff_t mmax,
+                            int32_t *work, const int32_t *profile, const int64_t *cols,
+                            double step, double *out, ptrdiff_t ostride) {
 #ifdef SKC_HAVE_AVX2_CLONE
     if (skc_simd_level() == 1) {
-        skc_lanes_avx2_i(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile,
-                         cols, step, out);
+        skc_lanes_avx2_i(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
+                         cols, step, out, ostride);
         return;
     }
 #endif
-    skc_lanes_generic_i(dense, n_ids, del_tab, aid, acp, arow, n, m, mmax, work, profile, cols,
-                        step, out);
+    skc_lanes_generic_i(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
+                        cols, step, out, ostride);
 }
-
 
 #endif
