@@ -967,6 +967,11 @@ cdef class CostKernel:
         """The ids of ``enc`` (not encoded for unit costs until a path reads them)."""
         return enc.derived("ids", lambda: self._encode_list(enc.strings, "Y")[1])
 
+    # A plain method descriptor, not a bound cyfunction: 5% of a short call (588 -> 559
+    # user cycles on (i)); clinic signature, so that inspect still reads (a, b).
+    @cython.binding(False)
+    @cython.embedsignature(True)
+    @cython.embedsignature.format("clinic")
     def distance(self, str a not None, str b not None):
         """Weighted Levenshtein distance from ``a`` (OCR side) to ``b`` (truth side)."""
         self._check()

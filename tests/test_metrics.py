@@ -1,5 +1,6 @@
 """WeightedLevenshtein: the public metric."""
 
+import inspect
 import json
 import pickle
 
@@ -126,6 +127,17 @@ def test_pickle_keeps_costs_and_results():
     assert back == wl
     assert type(back) is WeightedLevenshtein
     assert back.distance("ab", "bbb") == wl.distance("ab", "bbb")
+
+
+def test_distance_is_a_plain_method_with_its_signature():
+    # ``distance`` is compiled without a bound cyfunction (a short call's 5%): it must
+    # still show (a, b), take keywords, name a bad argument and pickle when bound.
+    wl = WeightedLevenshtein({("a", "b"): 0.25})
+    assert list(inspect.signature(wl.distance).parameters) == ["a", "b"]
+    assert wl.distance(a="ab", b="bb") == 0.25
+    with pytest.raises(TypeError, match="'b'"):
+        wl.distance("ab", None)
+    assert pickle.loads(pickle.dumps(wl.distance))("ab", "bb") == 0.25
 
 
 def test_learned_costs_survive_the_dict_round_trip_for_unknown_characters():
