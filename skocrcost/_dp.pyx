@@ -1212,6 +1212,8 @@ cdef class CostKernel:
         # A work item is a group against a chunk of X_CHUNK X strings, one kernel call.
         cdef Py_ssize_t nchunks = (nx + X_CHUNK - 1) // X_CHUNK
         cdef Py_ssize_t p, g, i, i1, total = ngroups * nchunks, failed = 0
+        # Items handed out at a time: about X_CHUNK OCR strings, as many groups for few.
+        cdef Py_ssize_t per_grab = max(1, X_CHUNK // nx)
         cdef Py_ssize_t* loaded   # the group a thread's work buffer holds
         cdef double* work
         cdef double* prof
@@ -1252,7 +1254,7 @@ cdef class CostKernel:
             loaded = <Py_ssize_t*> malloc(sizeof(Py_ssize_t))
             if loaded != NULL:
                 loaded[0] = -1
-            for p in prange(total, schedule="dynamic", chunksize=1):
+            for p in prange(total, schedule="dynamic", chunksize=per_grab):
                 g = p // nchunks
                 i = (p - g * nchunks) * X_CHUNK
                 i1 = i + X_CHUNK if i + X_CHUNK < nx else nx
