@@ -46,6 +46,7 @@ static inline void SKC_TN(skc_gather_sub)(const SKC_T *drow, uint32_t ca, const 
                                   const uint32_t *ycp, ptrdiff_t w, SKC_T *out) {
     ptrdiff_t j;
     if (ca == SKC_NO_MATCH) {
+        SKC_GATHER_UNROLL
         for (j = 0; j < w; j++) out[j] = drow[yid[j]];
         return;
     }
