@@ -18,7 +18,9 @@ count only the timed calls, e.g.
     PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl -e cycles:u \\
         python benchmarks/lanes_cycles.py iii
 
-and take the least of several runs (docs/performance.md, "Session 10").
+and take the least of several runs (docs/performance.md, "Session 10").  It
+measures the build of the checkout it sits in: ``run.py`` puts that checkout first
+on ``sys.path``, whatever ``PYTHONPATH`` says.
 """
 
 import os
