@@ -34,61 +34,61 @@ SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32
     ptrdiff_t t, i, j, k, v;
     memset(row0, 0, (size_t)(mmax + 1) * L * sizeof(int32_t));
     for (t = 0; t < nx; t++, out += ostride) {
-    const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
-    const uint32_t *acp = xcp + xo[t];
-    const ptrdiff_t n = xo[t + 1] - xo[t];
-    const int32_t *up = row0;
-    int64_t p = 0; /* P of the rows done */
-    for (i = 0; i < n; i += 2) {
-        int32_t *restrict dst = (up == bufa) ? bufb : bufa;
-        const int32_t *restrict src = up;
-        const int32_t *restrict s0 = skc_grid_srow(dense, n_ids, del_tab, profile, arow, aid,
-                                                   acp, i, yid, ycp, ins, w, sub);
-        SKC_VT a[NV], b[NV], u[NV], x, y, vup;
-        for (v = 0; v < NV; v++) {
-            u[v] = a[v] = b[v] = (SKC_VT){0};
-            *(SKC_VT *)(dst + v * VW) = b[v]; /* column 0 of D'' */
-        }
-        p += del_tab[aid[i]];
-        if (i + 1 == n) { /* the last row of an odd count: one row */
-            for (j = 0; j < mmax; j++) {
-                for (v = 0; v < NV; v++) {
-                    const ptrdiff_t c = j * L + v * VW;
-                    vup = *(const SKC_VT *)(src + c + L);
-                    x = u[v] + *(const SKC_VT *)(s0 + c);
-                    x = SKC_MIN(vup, x);
-                    a[v] = SKC_MIN(a[v], x);
-                    *(SKC_VT *)(dst + c + L) = a[v];
-                    u[v] = vup;
+        const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
+        const uint32_t *acp = xcp + xo[t];
+        const ptrdiff_t n = xo[t + 1] - xo[t];
+        const int32_t *up = row0;
+        int64_t p = 0; /* P of the rows done */
+        for (i = 0; i < n; i += 2) {
+            int32_t *restrict dst = (up == bufa) ? bufb : bufa;
+            const int32_t *restrict src = up;
+            const int32_t *restrict s0 = skc_grid_srow(dense, n_ids, del_tab, profile, arow, aid,
+                                                       acp, i, yid, ycp, ins, w, sub);
+            SKC_VT a[NV], b[NV], u[NV], x, y, vup;
+            for (v = 0; v < NV; v++) {
+                u[v] = a[v] = b[v] = (SKC_VT){0};
+                *(SKC_VT *)(dst + v * VW) = b[v]; /* column 0 of D'' */
+            }
+            p += del_tab[aid[i]];
+            if (i + 1 == n) { /* the last row of an odd count: one row */
+                for (j = 0; j < mmax; j++) {
+                    for (v = 0; v < NV; v++) {
+                        const ptrdiff_t c = j * L + v * VW;
+                        vup = *(const SKC_VT *)(src + c + L);
+                        x = u[v] + *(const SKC_VT *)(s0 + c);
+                        x = SKC_MIN(vup, x);
+                        a[v] = SKC_MIN(a[v], x);
+                        *(SKC_VT *)(dst + c + L) = a[v];
+                        u[v] = vup;
+                    }
+                }
+            } else {
+                const int32_t *restrict s1 = skc_grid_srow(dense, n_ids, del_tab, profile, arow,
+                                                           aid, acp, i + 1, yid, ycp, ins, w,
+                                                           sub + w);
+                p += del_tab[aid[i + 1]];
+                for (j = 0; j < mmax; j++) {
+                    for (v = 0; v < NV; v++) {
+                        const ptrdiff_t c = j * L + v * VW;
+                        vup = *(const SKC_VT *)(src + c + L);
+                        /* Row i, column j + 1: diagonal, up, left. */
+                        x = u[v] + *(const SKC_VT *)(s0 + c);
+                        x = SKC_MIN(vup, x);
+                        x = SKC_MIN(a[v], x);
+                        /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
+                        y = a[v] + *(const SKC_VT *)(s1 + c);
+                        a[v] = x;
+                        y = SKC_MIN(x, y);
+                        b[v] = SKC_MIN(b[v], y);
+                        *(SKC_VT *)(dst + c + L) = b[v];
+                        u[v] = vup;
+                    }
                 }
             }
-        } else {
-            const int32_t *restrict s1 = skc_grid_srow(dense, n_ids, del_tab, profile, arow,
-                                                       aid, acp, i + 1, yid, ycp, ins, w,
-                                                       sub + w);
-            p += del_tab[aid[i + 1]];
-            for (j = 0; j < mmax; j++) {
-                for (v = 0; v < NV; v++) {
-                    const ptrdiff_t c = j * L + v * VW;
-                    vup = *(const SKC_VT *)(src + c + L);
-                    /* Row i, column j + 1: diagonal, up, left. */
-                    x = u[v] + *(const SKC_VT *)(s0 + c);
-                    x = SKC_MIN(vup, x);
-                    x = SKC_MIN(a[v], x);
-                    /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
-                    y = a[v] + *(const SKC_VT *)(s1 + c);
-                    a[v] = x;
-                    y = SKC_MIN(x, y);
-                    b[v] = SKC_MIN(b[v], y);
-                    *(SKC_VT *)(dst + c + L) = b[v];
-                    u[v] = vup;
-                }
-            }
+            up = dst;
         }
-        up = dst;
-    }
-    for (k = 0; k < L; k++)
-        if (cols[k] >= 0)
-            out[cols[k]] = (double)((int64_t)up[m[k] * L + k] + p + q[m[k] * L + k]) * step;
+        for (k = 0; k < L; k++)
+            if (cols[k] >= 0)
+                out[cols[k]] = (double)((int64_t)up[m[k] * L + k] + p + q[m[k] * L + k]) * step;
     }
 }

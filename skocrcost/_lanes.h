@@ -54,7 +54,7 @@ static inline double *skc_align64(void *raw) {
 #define SKC_CAT_(a, b) a##b
 #define SKC_CAT(a, b) SKC_CAT_(a, b)
 /* One query against a lexicon on doubles gathers a row of costs per OCR character and
- * group, and the gather unrolled by 8 takes that call from 25-26 M to 21-23 M user
+ * group, and the gather unrolled by 8 takes that call from 28-30 M to 20-23 M user
  * cycles; on int32 (costs on a grid, where one query runs the rows kernel) the unrolled
  * gather inlined into the lanes cost their DP loop 3-9%. */
 #define SKC_T double

@@ -4,8 +4,7 @@
  *
  * Distances of OCR strings t < nx (at offsets xo[t] .. xo[t + 1] of xid, xcp and xrow) to
  * the loaded group: lane k (length m[k]) goes to out[t * ostride + cols[k]], unless
- * cols[k] < 0 (a padding lane).  One call per string cost a fifth of the cycles of (iii)
- * outside the DP loop.  Each lane adds what the scalar
+ * cols[k] < 0 (a padding lane).  Each lane adds what the scalar
  * DP adds and takes y < x ? y : x (SKC_MIN), the exact minimum, so results are
  * bit-for-bit the same.
  *
@@ -29,74 +28,74 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
     const uint32_t *ycp = (const uint32_t *)(yid + w);
     ptrdiff_t t, i, j, k, v;
     for (t = 0; t < nx; t++, out += ostride) {
-    const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
-    const uint32_t *acp = xcp + xo[t];
-    const ptrdiff_t n = xo[t + 1] - xo[t];
-    const double *up = row0;
-    for (i = 0; i < n; i += 2) {
-        /* Rows alternate between two buffers; the first pass reads row 0, kept intact. */
-        double *restrict dst = (up == bufa) ? bufb : bufa;
-        const double *restrict src = up;
-        const SKC_VT vdl0 = (SKC_VT){0} + del_tab[aid[i]];
-        const double *restrict s0 = skc_lanes_srow(dense, n_ids, profile, profile ? arow[i] : 0,
-                                                   aid[i], acp[i], yid, ycp, w, sub);
-        SKC_VT a[NV], b[NV], u[NV], x, y, vup, vins;
-        if (i + 1 == n) { /* the last row of an odd count: one row */
-            for (v = 0; v < NV; v++) {
-                u[v] = *(const SKC_VT *)(src + v * VW);
-                a[v] = u[v] + vdl0;
-                *(SKC_VT *)(dst + v * VW) = a[v];
-            }
-            for (j = 0; j < mmax; j++) {
+        const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
+        const uint32_t *acp = xcp + xo[t];
+        const ptrdiff_t n = xo[t + 1] - xo[t];
+        const double *up = row0;
+        for (i = 0; i < n; i += 2) {
+            /* Rows alternate between two buffers; the first pass reads row 0, kept intact. */
+            double *restrict dst = (up == bufa) ? bufb : bufa;
+            const double *restrict src = up;
+            const SKC_VT vdl0 = (SKC_VT){0} + del_tab[aid[i]];
+            const double *restrict s0 = skc_lanes_srow(dense, n_ids, profile, profile ? arow[i] : 0,
+                                                       aid[i], acp[i], yid, ycp, w, sub);
+            SKC_VT a[NV], b[NV], u[NV], x, y, vup, vins;
+            if (i + 1 == n) { /* the last row of an odd count: one row */
                 for (v = 0; v < NV; v++) {
-                    const ptrdiff_t c = j * L + v * VW;
-                    vup = *(const SKC_VT *)(src + c + L);
-                    x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
-                    y = SKC_FADD(vup, vdl0);
-                    x = SKC_MIN(y, x);
-                    y = a[v] + *(const SKC_VT *)(ins + c);
-                    a[v] = SKC_MIN(y, x);
-                    *(SKC_VT *)(dst + c + L) = a[v];
-                    u[v] = vup;
+                    u[v] = *(const SKC_VT *)(src + v * VW);
+                    a[v] = u[v] + vdl0;
+                    *(SKC_VT *)(dst + v * VW) = a[v];
+                }
+                for (j = 0; j < mmax; j++) {
+                    for (v = 0; v < NV; v++) {
+                        const ptrdiff_t c = j * L + v * VW;
+                        vup = *(const SKC_VT *)(src + c + L);
+                        x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
+                        y = SKC_FADD(vup, vdl0);
+                        x = SKC_MIN(y, x);
+                        y = a[v] + *(const SKC_VT *)(ins + c);
+                        a[v] = SKC_MIN(y, x);
+                        *(SKC_VT *)(dst + c + L) = a[v];
+                        u[v] = vup;
+                    }
+                }
+            } else {
+                const SKC_VT vdl1 = (SKC_VT){0} + del_tab[aid[i + 1]];
+                const double *restrict s1 =
+                    skc_lanes_srow(dense, n_ids, profile, profile ? arow[i + 1] : 0, aid[i + 1],
+                                   acp[i + 1], yid, ycp, w, sub + w);
+                for (v = 0; v < NV; v++) {
+                    u[v] = *(const SKC_VT *)(src + v * VW);
+                    a[v] = u[v] + vdl0;
+                    b[v] = a[v] + vdl1;
+                    *(SKC_VT *)(dst + v * VW) = b[v];
+                }
+                for (j = 0; j < mmax; j++) {
+                    for (v = 0; v < NV; v++) {
+                        const ptrdiff_t c = j * L + v * VW;
+                        vup = *(const SKC_VT *)(src + c + L);
+                        vins = *(const SKC_VT *)(ins + c);
+                        /* Row i, column j + 1: diagonal, up, left. */
+                        x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
+                        y = SKC_FADD(vup, vdl0);
+                        x = SKC_MIN(y, x);
+                        y = a[v] + vins;
+                        x = SKC_MIN(y, x);
+                        /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
+                        y = SKC_FADD(a[v], *(const SKC_VT *)(s1 + c));
+                        a[v] = x;
+                        x = SKC_FADD(a[v], vdl1);
+                        x = SKC_MIN(x, y);
+                        y = b[v] + vins;
+                        b[v] = SKC_MIN(y, x);
+                        *(SKC_VT *)(dst + c + L) = b[v];
+                        u[v] = vup;
+                    }
                 }
             }
-        } else {
-            const SKC_VT vdl1 = (SKC_VT){0} + del_tab[aid[i + 1]];
-            const double *restrict s1 =
-                skc_lanes_srow(dense, n_ids, profile, profile ? arow[i + 1] : 0, aid[i + 1],
-                               acp[i + 1], yid, ycp, w, sub + w);
-            for (v = 0; v < NV; v++) {
-                u[v] = *(const SKC_VT *)(src + v * VW);
-                a[v] = u[v] + vdl0;
-                b[v] = a[v] + vdl1;
-                *(SKC_VT *)(dst + v * VW) = b[v];
-            }
-            for (j = 0; j < mmax; j++) {
-                for (v = 0; v < NV; v++) {
-                    const ptrdiff_t c = j * L + v * VW;
-                    vup = *(const SKC_VT *)(src + c + L);
-                    vins = *(const SKC_VT *)(ins + c);
-                    /* Row i, column j + 1: diagonal, up, left. */
-                    x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
-                    y = SKC_FADD(vup, vdl0);
-                    x = SKC_MIN(y, x);
-                    y = a[v] + vins;
-                    x = SKC_MIN(y, x);
-                    /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
-                    y = SKC_FADD(a[v], *(const SKC_VT *)(s1 + c));
-                    a[v] = x;
-                    x = SKC_FADD(a[v], vdl1);
-                    x = SKC_MIN(x, y);
-                    y = b[v] + vins;
-                    b[v] = SKC_MIN(y, x);
-                    *(SKC_VT *)(dst + c + L) = b[v];
-                    u[v] = vup;
-                }
-            }
+            up = dst;
         }
-        up = dst;
-    }
-    for (k = 0; k < L; k++)
-        if (cols[k] >= 0) out[cols[k]] = up[m[k] * L + k];
+        for (k = 0; k < L; k++)
+            if (cols[k] >= 0) out[cols[k]] = up[m[k] * L + k];
     }
 }
