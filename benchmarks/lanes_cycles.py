@@ -23,7 +23,6 @@ measures the build of the checkout it sits in: ``run.py`` puts that checkout fir
 on ``sys.path``, whatever ``PYTHONPATH`` says.
 """
 
-import os
 import sys
 import time
 
@@ -35,6 +34,7 @@ from run import (
     noisy_queries,
     on_doubles,
     on_grid,
+    perf_counted,
     read_pairs,
     tokens,
 )
@@ -79,19 +79,14 @@ def main():
     if baseline:
         _dp._set_simd_level("baseline")
     call()  # encodes and keeps Y, as a stream of calls would
-    ctl = os.environ.get("PERF_CTL")
-    if ctl:
-        with open(ctl, "w") as f:
-            f.write("enable\n")
-    start = time.process_time()
-    for _ in range(calls):
-        call()
+    with perf_counted():
+        start = time.process_time()
+        for _ in range(calls):
+            call()
+        seconds = time.process_time() - start
     # Per pairwise call: (ii) makes one per query.
     per_run = len(X) if argv[0] == "ii" else 1
-    seconds = (time.process_time() - start) / (calls * per_run)
-    if ctl:
-        with open(ctl, "w") as f:
-            f.write("disable\n")
+    seconds /= calls * per_run
     cells = sum(map(len, X)) * sum(map(len, Y)) // per_run
     print(
         f"{argv[0]} ({'grid' if grid else 'exact doubles'}, {_dp.simd_level()}): "

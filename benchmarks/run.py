@@ -30,6 +30,7 @@ whole-number weights for insertion, deletion and substitution.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -65,6 +66,22 @@ ALPHABET = string.ascii_letters + "01234567"  # 60 characters, ASCII for weighte
 
 
 # -- timing --------------------------------------------------------------------------------
+@contextlib.contextmanager
+def perf_counted():
+    """perf's counters enabled around the block when ``PERF_CTL`` names the control file of a
+    ``perf stat -D -1 --control fifo:FILE`` run (one_query.py, lanes_cycles.py)."""
+    ctl = os.environ.get("PERF_CTL")
+    if ctl:
+        with open(ctl, "w") as f:
+            f.write("enable\n")
+    try:
+        yield
+    finally:
+        if ctl:
+            with open(ctl, "w") as f:
+                f.write("disable\n")
+
+
 def timed(fn, repeat):
     """Best CPU and wall seconds of ``repeat`` runs, and the last result."""
     cpu, wall, out = [], [], None
