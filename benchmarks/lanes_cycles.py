@@ -1,18 +1,19 @@
 """The lanes kernels alone: (iii) a 2000 x 2000 ``pairwise``, (iv) 200 queries by brute force.
 
-    python benchmarks/lanes_cycles.py iii|iv|ii [--grid] [--baseline]
+    python benchmarks/lanes_cycles.py iii|iv|ii [--grid] [--baseline|--avx2|--avx512]
 
 (iii) pairs 2000 tokens of 5-12 characters with 2000 others (``run.py``'s
 generators, its dense learned-style table) and runs ``pairwise`` 5 times; (iv)
 runs ``pairwise(queries, words)`` twice for the 200 OCR-noised queries of
 ``run.py``'s (iv) against SCOWL, on the costs learned from ICDAR 2017; (ii) the
 first 30 of those queries one at a time, ``pairwise([query], words)`` (the rows
-kernel with ``--grid``, see ``one_query.py``).  Exact
-double costs unless ``--grid`` (the costs rounded up to 2^-16: the int32 lanes);
-AVX2 unless ``--baseline``.  One thread.  Prints CPU milliseconds per
-``pairwise`` call and DP cells per second.  The machine's clock moves with its other tenants, so
-compare user cycles: set ``PERF_CTL`` to a ``perf stat --control fifo:`` file to
-count only the timed calls, e.g.
+kernel with ``--grid``, see ``one_query.py``).  Exact double costs unless
+``--grid`` (the costs rounded up to 2^-16: the int32 lanes); the CPU's best SIMD
+level unless one is named (``--baseline``, ``--avx2``).  One thread.  Prints CPU
+milliseconds per ``pairwise`` call and DP cells per second.  The machine's clock
+moves with its other tenants, so compare user cycles where the machine counts them
+(a virtual machine may not): set ``PERF_CTL`` to a ``perf stat --control fifo:``
+file to count only the timed calls, e.g.
 
     mkfifo /tmp/ctl
     PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl -e cycles:u \\
@@ -56,11 +57,12 @@ def workload(name):
 
 
 def main():
-    flags = {"--grid", "--baseline"}
+    levels = [a[2:] for a in sys.argv[1:] if a[2:] in _dp.SIMD_LEVELS]
+    flags = {"--grid"} | {"--" + level for level in levels}
     argv = [a for a in sys.argv[1:] if a not in flags]
     if argv not in (["iii"], ["iv"], ["ii"]):
         sys.exit(__doc__.split("\n\n")[1])
-    grid, baseline = "--grid" in sys.argv, "--baseline" in sys.argv
+    grid = "--grid" in sys.argv
     metric, X, Y, calls = workload(argv[0])
     if grid:
         metric = on_grid(metric)
@@ -76,8 +78,8 @@ def main():
     def call():  # the int32 lanes are off for exact doubles, should the costs lie on a grid
         return run() if grid else on_doubles(run)
 
-    if baseline:
-        _dp._set_simd_level("baseline")
+    if levels:
+        _dp._set_simd_level(levels[-1])
     call()  # encodes and keeps Y, as a stream of calls would
     with perf_counted():
         start = time.process_time()

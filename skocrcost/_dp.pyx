@@ -127,15 +127,29 @@ def have_openmp():
     return bool(skc_have_openmp())
 
 
+SIMD_LEVELS = ("baseline", "avx2", "avx512")
+
+
 def simd_level():
-    """The vector code ``pairwise`` runs: "avx2" or "baseline" (chosen at import from the CPU)."""
-    return ("baseline", "avx2")[skc_simd_level()]
+    """The vector code ``pairwise`` runs: "avx512", "avx2" or "baseline" (chosen at import
+    from the CPU)."""
+    return SIMD_LEVELS[skc_simd_level()]
+
+
+def simd_levels():
+    """The levels this CPU runs, lowest first (tests compare each with the twin)."""
+    old = skc_set_simd_level(len(SIMD_LEVELS))
+    top = skc_set_simd_level(old)
+    return list(SIMD_LEVELS[:top + 1])
 
 
 def _set_simd_level(level):
-    """Force "baseline" or "avx2" (tests compare both); returns the previous level."""
+    """Force a level of ``SIMD_LEVELS`` (tests compare them all); a level the CPU lacks
+    falls back to the highest it has below.  Returns the previous level."""
+    if level not in SIMD_LEVELS:
+        raise ValueError(f"level must be one of {SIMD_LEVELS}, got {level!r}")
     old = simd_level()
-    skc_set_simd_level(1 if level == "avx2" else 0)
+    skc_set_simd_level(SIMD_LEVELS.index(level))
     return old
 
 

@@ -205,9 +205,9 @@ static void skc_rows_run(const int32_t *prof, ptrdiff_t width, ptrdiff_t n_ids,
             skc_rows_##level##_8(SKC_ROWS_ARGS);                                             \
     } while (0)
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() == 1 && lcp)
+    if (skc_simd_level() >= 1 && lcp)
         SKC_ROWS_CALL(avx2s);
-    else if (skc_simd_level() == 1)
+    else if (skc_simd_level() >= 1)
         SKC_ROWS_CALL(avx2);
     else
 #endif

@@ -322,7 +322,7 @@ typedef uint16_t skc_u16x16u __attribute__((vector_size(32), aligned(2)));
 static void skc_bp_block_run(const skc_bp_block *blk, const uint32_t *t1, ptrdiff_t n1,
                              double *row1, const uint32_t *t2, ptrdiff_t n2, double *row2) {
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() == 1) {
+    if (skc_simd_level() >= 1) {
         skc_bp_block_run_avx2(blk, t1, n1, row1, t2, n2, row2);
         return;
     }
@@ -341,7 +341,7 @@ static void skc_bp_table_run(const uint16_t *table, ptrdiff_t nblocks, const uin
                              const int32_t *rows, ptrdiff_t n, ptrdiff_t g0, ptrdiff_t g1,
                              ptrdiff_t ny, double *row) {
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() == 1) {
+    if (skc_simd_level() >= 1) {
         skc_bp_table_run_avx2(table, nblocks, lane_mask, rows, n, g0, g1, ny, row);
         return;
     }

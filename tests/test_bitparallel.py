@@ -18,7 +18,7 @@ from strategies import CORE, EXOTIC
 from skocrcost import WeightedLevenshtein, _dp, _dp_py
 from skocrcost._costs import CostTables
 
-LEVELS = ["baseline", "avx2"] if _dp.simd_level() == "avx2" else ["baseline"]
+LEVELS = _dp.simd_levels()
 
 # Few letters, so that matches and repeated characters are common; Latin-1 above
 # ASCII, BMP above Latin-1 (the kernels' lookup beyond their 256-entry table), astral.

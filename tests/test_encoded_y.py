@@ -31,7 +31,7 @@ from skocrcost import (
 )
 
 KEEP = _dp.KEEP_MIN_Y
-LEVELS = ["baseline", "avx2"] if _dp.simd_level() == "avx2" else ["baseline"]
+LEVELS = _dp.simd_levels()
 
 
 def twin(metric):

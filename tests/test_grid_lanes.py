@@ -22,7 +22,7 @@ from strategies import CORE, EXOTIC
 from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp, _dp_py
 from skocrcost._costs import CostTables
 
-LEVELS = ["baseline", "avx2"] if _dp.simd_level() == "avx2" else ["baseline"]
+LEVELS = _dp.simd_levels()
 LETTERS = CORE + EXOTIC
 
 

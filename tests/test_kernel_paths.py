@@ -1,7 +1,7 @@
 """Every fast path of the kernel against the pure-Python twin, bit for bit.
 
 ``pairwise`` runs one of several code paths (SIMD lanes with a substitution
-profile or with per-row gathers, AVX2 or the baseline target, one pair at a time
+profile or with per-row gathers, AVX-512, AVX2 or the baseline target, one pair at a time
 for CSR tables); each must give exactly the twin's numbers.
 """
 
@@ -14,7 +14,7 @@ from strategies import cost_dicts, text
 from skocrcost import _dp, _dp_py
 from skocrcost._costs import CostTables
 
-LEVELS = ["baseline", "avx2"] if _dp.simd_level() == "avx2" else ["baseline"]
+LEVELS = _dp.simd_levels()
 
 
 @pytest.fixture(params=LEVELS)
@@ -135,10 +135,17 @@ def test_columns_return_to_y_order(simd, threads):
 
 
 def test_simd_level_names():
-    assert _dp.simd_level() in ("baseline", "avx2")
+    levels = _dp.simd_levels()
+    assert levels == list(_dp.SIMD_LEVELS[: len(levels)])
+    assert _dp.simd_level() == levels[-1]  # the CPU's best, chosen at import
     old = _dp._set_simd_level("baseline")
     try:
         assert _dp.simd_level() == "baseline"
+        for level in _dp.SIMD_LEVELS:  # a level the CPU lacks falls back to its best
+            _dp._set_simd_level(level)
+            assert _dp.simd_level() == levels[min(_dp.SIMD_LEVELS.index(level), len(levels) - 1)]
+        with pytest.raises(ValueError, match="level must be one of"):
+            _dp._set_simd_level("sse9")
     finally:
         _dp._set_simd_level(old)
     assert _dp.simd_level() == old

@@ -140,7 +140,7 @@ def test_table_scan_equals_pairwise():
     table = _dp.unit_table(off, cps)
     assert table[1].shape == (len(set("".join(w for w in words if len(w) <= 16))) + 1, 64)
     want = unit.pairwise(qs, words)
-    for level in ("baseline", "avx2"):
+    for level in _dp.simd_levels():
         old = _dp._set_simd_level(level)
         try:
             for g0, ncols in ((0, len(words)), (1, 30), (2, 1), (3, 0), (1, 33)):
