@@ -38,7 +38,9 @@ cdef extern from "_omp.h":
 
 cdef extern from "_lanes.h":
     enum: SKC_LANES
-    size_t skc_lanes_work(Py_ssize_t mmax) nogil
+    enum: SKC_STRIP_D
+    enum: SKC_STRIP_I
+    size_t skc_lanes_work(Py_ssize_t mmax, Py_ssize_t nmax) nogil
     enum: SKC_ALIGN_SLACK
     double* skc_align64(void* raw) nogil
     void skc_gather_sub(const double* drow, cp_t ca, const int32_t* yid, const cp_t* ycp,
@@ -128,6 +130,9 @@ def have_openmp():
 
 
 SIMD_LEVELS = ("baseline", "avx2", "avx512")
+# Columns the lanes compute at a time, down every row (doubles, and int32 on a grid).
+LANES_STRIP = SKC_STRIP_D
+GRID_STRIP = SKC_STRIP_I
 
 
 def simd_level():
@@ -1210,7 +1215,7 @@ cdef class CostKernel:
         output row rather than SKC_LANES lines all over it (each a cache miss: a
         group's items walk down the whole output), and each row is then put back in
         Y's order.  Memory: the output, the encoded strings and per thread
-        O(SKC_LANES x longest Y string + len(Y)).
+        O(SKC_LANES x (longest Y string + longest X string) + len(Y)).
         """
         cdef Py_ssize_t nx = vout.shape[0], ny = vout.shape[1]
         cdef const cp_t[::1] ycp = enc.cps
@@ -1253,12 +1258,13 @@ cdef class CostKernel:
         cdef const int32_t[::1] iins = None
         cdef const int32_t[::1] idele = None
         cdef double step = 0.0
-        cdef bint grid = self._grid_ok(longest_of(xoff), enc.longest)
+        cdef Py_ssize_t xlongest = longest_of(xoff)
+        cdef bint grid = self._grid_ok(xlongest, enc.longest)
         if grid:
             step, dense_i, iins, idele, _ = self._grid
             idense = dense_i.ravel()
         with nogil, parallel(num_threads=n_threads):
-            work_raw = malloc(skc_lanes_work(longest) * sizeof(double) + SKC_ALIGN_SLACK)
+            work_raw = malloc(skc_lanes_work(longest, xlongest) * sizeof(double) + SKC_ALIGN_SLACK)
             work = skc_align64(work_raw)
             prof_raw = NULL
             if use_profile:

@@ -33,12 +33,17 @@
 #define SKC_NO_CP 0xFFFFFFFFu /* never a code point: padding columns never match */
 #define SKC_NO_MATCH 0xFFFFFFFEu /* never a code point, nor SKC_NO_CP: matches no column */
 
-/* Work space, in doubles, for truth strings up to mmax characters: the first DP row,
- * two alternating rows ((mmax + 1) * L each), then two rows of substitution costs,
- * insertion costs, and the interleaved ids and code points (mmax * L each; ids and code
- * points share one). */
-static size_t skc_lanes_work(ptrdiff_t mmax) {
-    return (size_t)(7 * mmax + 3) * SKC_LANES;
+/* Work space, in doubles, for truth strings up to mmax characters and OCR strings up to
+ * nmax: the first DP row, two alternating rows ((mmax + 1) * L each), then two rows of
+ * substitution costs, insertion costs, and the interleaved ids and code points (mmax * L
+ * each; ids and code points share one), then the column strips pass on ((nmax + 1) * L,
+ * skc_lanes_bcol). */
+static size_t skc_lanes_work(ptrdiff_t mmax, ptrdiff_t nmax) {
+    return (size_t)(7 * mmax + 3 + nmax + 1) * SKC_LANES;
+}
+
+static inline double *skc_lanes_bcol(double *work, ptrdiff_t mmax) {
+    return work + (7 * mmax + 3) * SKC_LANES;
 }
 
 /* ``raw`` (malloc'ed with SKC_ALIGN_SLACK bytes to spare) rounded up to a cache line.  A
@@ -101,14 +106,17 @@ static inline skc_i4 skc_min_i4(skc_i4 y, skc_i4 x) {
 }
 
 /* The substitution costs of OCR character (a, ca) against the group's columns: the
- * profile's row ``row`` if there is a profile, else gathered into ``sub`` (w = mmax * L
- * doubles). */
+ * profile's row ``row`` if there is a profile, else ``sub`` (w = mmax * L doubles), where
+ * those of columns j0 .. j1 - 1 (a strip) are gathered. */
 static inline const double *skc_lanes_srow(const double *dense, ptrdiff_t n_ids,
                                            const double *profile, int32_t row, int32_t a,
                                            uint32_t ca, const int32_t *yid,
-                                           const uint32_t *ycp, ptrdiff_t w, double *sub) {
+                                           const uint32_t *ycp, ptrdiff_t w, ptrdiff_t j0,
+                                           ptrdiff_t j1, double *sub) {
+    const ptrdiff_t s = j0 * SKC_LANES;
     if (profile != NULL) return profile + (ptrdiff_t)row * w;
-    skc_gather_sub(dense + (ptrdiff_t)a * n_ids, a ? SKC_NO_MATCH : ca, yid, ycp, w, sub);
+    skc_gather_sub(dense + (ptrdiff_t)a * n_ids, a ? SKC_NO_MATCH : ca, yid + s, ycp + s,
+                   (j1 - j0) * SKC_LANES, sub + s);
     return sub;
 }
 
@@ -121,18 +129,27 @@ static inline void skc_grid_potentials(int32_t *row, int32_t d, const int32_t *i
     for (j = 0; j < w; j++) row[j] -= d + ins[j];
 }
 
+/* Row 0 of D'' (_grid_body.h), all 0, past the group's columns: skc_lanes_work's doubles
+ * hold twice as many int32. */
+static inline int32_t *skc_grid_row0(int32_t *work, ptrdiff_t mmax) {
+    return work + (8 * mmax + 3) * SKC_LANES;
+}
+
 /* sub'' of OCR character i against the group's columns: the profile's row if there is
- * a profile (skc_grid_profile subtracted the potentials), else gathered into ``sub``. */
+ * a profile (skc_grid_profile subtracted the potentials), else ``sub``, where those of
+ * columns j0 .. j1 - 1 (a strip) are gathered. */
 static inline const int32_t *skc_grid_srow(const int32_t *dense, ptrdiff_t n_ids,
                                            const int32_t *del_tab, const int32_t *profile,
                                            const int32_t *arow, const int32_t *aid,
                                            const uint32_t *acp, ptrdiff_t i,
                                            const int32_t *yid, const uint32_t *ycp,
-                                           const int32_t *ins, ptrdiff_t w, int32_t *sub) {
+                                           const int32_t *ins, ptrdiff_t w, ptrdiff_t j0,
+                                           ptrdiff_t j1, int32_t *sub) {
+    const ptrdiff_t s = j0 * SKC_LANES, ws = (j1 - j0) * SKC_LANES;
     if (profile != NULL) return profile + (ptrdiff_t)arow[i] * w;
-    skc_gather_sub_i(dense + (ptrdiff_t)aid[i] * n_ids, aid[i] ? SKC_NO_MATCH : acp[i], yid,
-                     ycp, w, sub);
-    skc_grid_potentials(sub, del_tab[aid[i]], ins, w);
+    skc_gather_sub_i(dense + (ptrdiff_t)aid[i] * n_ids, aid[i] ? SKC_NO_MATCH : acp[i], yid + s,
+                     ycp + s, ws, sub + s);
+    skc_grid_potentials(sub + s, del_tab[aid[i]], ins + s, ws);
     return sub;
 }
 
@@ -150,14 +167,20 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 }
 
 /* The DP over the loaded group, once per vector width (_lanes_body.h and, for costs on
- * a grid, _grid_body.h are templates). */
+ * a grid, _grid_body.h are templates), SKC_STRIP columns at a time: five rows of a strip
+ * (the row above, the row written, two of substitution costs and the insertion costs) in
+ * 20 KiB of doubles or int32, within L1. */
+#define SKC_STRIP_D 32
+#define SKC_STRIP_I 64
 #define SKC_ATTR
 #define SKC_NAME skc_lanes_generic
 #define SKC_VT skc_v2
 #define SKC_MIN SKC_MIN2
 #define SKC_FADD(x, y) ((x) + (y))
 #define SKC_VW 2
+#define SKC_STRIP SKC_STRIP_D
 #include "_lanes_body.h"
+#undef SKC_STRIP
 #undef SKC_FADD
 #undef SKC_NAME
 #undef SKC_VT
@@ -167,7 +190,9 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_VT skc_i4
 #define SKC_MIN skc_min_i4
 #define SKC_VW 4
+#define SKC_STRIP SKC_STRIP_I
 #include "_grid_body.h"
+#undef SKC_STRIP
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT
@@ -185,7 +210,9 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_MIN(y, x) ((skc_v4)_mm256_min_pd((__m256d)(y), (__m256d)(x)))
 #define SKC_FADD(x, y) ((skc_v4)_mm256_fmadd_pd((__m256d)(x), _mm256_set1_pd(1.0), (__m256d)(y)))
 #define SKC_VW 4
+#define SKC_STRIP SKC_STRIP_D
 #include "_lanes_body.h"
+#undef SKC_STRIP
 #undef SKC_FADD
 #undef SKC_NAME
 #undef SKC_ATTR
@@ -197,7 +224,9 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_VT skc_i8
 #define SKC_MIN(y, x) ((skc_i8)_mm256_min_epi32((__m256i)(y), (__m256i)(x)))
 #define SKC_VW 8
+#define SKC_STRIP SKC_STRIP_I
 #include "_grid_body.h"
+#undef SKC_STRIP
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT
@@ -219,7 +248,9 @@ typedef int32_t skc_i16 __attribute__((vector_size(64), aligned(8)));
 #define SKC_MIN(y, x) ((skc_v8)_mm512_min_pd((__m512d)(y), (__m512d)(x)))
 #define SKC_FADD(x, y) ((skc_v8)_mm512_fmadd_pd((__m512d)(x), _mm512_set1_pd(1.0), (__m512d)(y)))
 #define SKC_VW 8
+#define SKC_STRIP SKC_STRIP_D
 #include "_lanes_body.h"
+#undef SKC_STRIP
 #undef SKC_FADD
 #undef SKC_NAME
 #undef SKC_VT
@@ -229,7 +260,9 @@ typedef int32_t skc_i16 __attribute__((vector_size(64), aligned(8)));
 #define SKC_VT skc_i16
 #define SKC_MIN(y, x) ((skc_i16)_mm512_min_epi32((__m512i)(y), (__m512i)(x)))
 #define SKC_VW 16
+#define SKC_STRIP SKC_STRIP_I
 #include "_grid_body.h"
+#undef SKC_STRIP
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT

@@ -11,12 +11,24 @@
  * Rows go two at a time: row i + 1 reads row i from registers, so per cell there are
  * half the loads and stores, and twice the chains in flight (each cell waits on its
  * left neighbour: an addition and a minimum).
+ *
+ * Columns go SKC_STRIP at a time: a strip runs down every row before the next starts,
+ * so that the rows it reads and writes stay in L1 however long the truth strings (five
+ * streams of SKC_STRIP columns: the row above, the row written, two rows of
+ * substitution costs and the insertion costs).  A strip takes its left column from the
+ * strip before, through bcol (row r's value at bcol + r * L), and keeps it in the row
+ * buffers' column j0, where the next row pair reads its diagonal.  Every cell is still
+ * the same sum and minimum of the same values, so results do not change.  Groups of at
+ * most SKC_STRIP columns (tokens) run one strip with the seams compiled out: with them,
+ * (iii) took 11-25% longer on AVX2, its 16 registers already full.
  */
-SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double *del_tab,
-                              const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
-                              const int64_t *xo, ptrdiff_t nx, const int64_t *m,
-                              ptrdiff_t mmax, double *work, const double *profile,
-                              const int64_t *cols, double *out, ptrdiff_t ostride) {
+
+/* Columns j0 + 1 .. j1 of the DP of OCR string (aid, acp, arow: n characters) against
+ * the loaded group, down every row; returns the buffer that holds the last row. */
+SKC_ATTR static inline __attribute__((always_inline)) const double *SKC_CAT(SKC_NAME, _strip)(
+    const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *aid,
+    const uint32_t *acp, const int32_t *arow, ptrdiff_t n, ptrdiff_t mmax, double *work,
+    const double *profile, ptrdiff_t j0, ptrdiff_t j1) {
     enum { L = SKC_LANES, VW = SKC_VW, NV = SKC_LANES / SKC_VW };
     const ptrdiff_t w = mmax * L;
     const double *row0 = work;
@@ -26,76 +38,124 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
     const double *restrict ins = skc_lanes_ins(work, mmax);
     const int32_t *yid = (const int32_t *)(ins + w);
     const uint32_t *ycp = (const uint32_t *)(yid + w);
-    ptrdiff_t t, i, j, k, v;
+    double *bcol = skc_lanes_bcol(work, mmax);
+    const double *up = row0;
+    ptrdiff_t i, j, v;
+    for (i = 0; i < n; i += 2) {
+        /* Rows alternate between two buffers; the first pass reads row 0, kept intact.
+         * src and dst are offset to the strip's column j0. */
+        double *restrict dst = ((up == bufa) ? bufb : bufa) + j0 * L;
+        const double *restrict src = up + j0 * L;
+        const double *restrict vins = ins + j0 * L;
+        const SKC_VT vdl0 = (SKC_VT){0} + del_tab[aid[i]];
+        const double *restrict s0 = skc_lanes_srow(dense, n_ids, profile, profile ? arow[i] : 0,
+                                                   aid[i], acp[i], yid, ycp, w, j0, j1, sub) +
+                                    j0 * L;
+        SKC_VT a[NV], b[NV], u[NV], x, y, vup, vi;
+        if (i + 1 == n) { /* the last row of an odd count: one row */
+            for (v = 0; v < NV; v++) {
+                u[v] = *(const SKC_VT *)(src + v * VW);
+                a[v] = j0 ? *(const SKC_VT *)(bcol + (i + 1) * L + v * VW) : u[v] + vdl0;
+                *(SKC_VT *)(dst + v * VW) = a[v];
+            }
+            for (j = 0; j < j1 - j0; j++) {
+                for (v = 0; v < NV; v++) {
+                    const ptrdiff_t c = j * L + v * VW;
+                    vup = *(const SKC_VT *)(src + c + L);
+                    x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
+                    y = SKC_FADD(vup, vdl0);
+                    x = SKC_MIN(y, x);
+                    y = a[v] + *(const SKC_VT *)(vins + c);
+                    a[v] = SKC_MIN(y, x);
+                    *(SKC_VT *)(dst + c + L) = a[v];
+                    u[v] = vup;
+                }
+            }
+            if (j1 < mmax)
+                for (v = 0; v < NV; v++) *(SKC_VT *)(bcol + (i + 1) * L + v * VW) = a[v];
+        } else {
+            const SKC_VT vdl1 = (SKC_VT){0} + del_tab[aid[i + 1]];
+            const double *restrict s1 =
+                skc_lanes_srow(dense, n_ids, profile, profile ? arow[i + 1] : 0, aid[i + 1],
+                               acp[i + 1], yid, ycp, w, j0, j1, sub + w) +
+                j0 * L;
+            for (v = 0; v < NV; v++) {
+                u[v] = *(const SKC_VT *)(src + v * VW);
+                if (j0) {
+                    a[v] = *(const SKC_VT *)(bcol + (i + 1) * L + v * VW);
+                    b[v] = *(const SKC_VT *)(bcol + (i + 2) * L + v * VW);
+                } else {
+                    a[v] = u[v] + vdl0;
+                    b[v] = a[v] + vdl1;
+                }
+                *(SKC_VT *)(dst + v * VW) = b[v];
+            }
+            for (j = 0; j < j1 - j0; j++) {
+                for (v = 0; v < NV; v++) {
+                    const ptrdiff_t c = j * L + v * VW;
+                    vup = *(const SKC_VT *)(src + c + L);
+                    vi = *(const SKC_VT *)(vins + c);
+                    /* Row i, column j + 1: diagonal, up, left. */
+                    x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
+                    y = SKC_FADD(vup, vdl0);
+                    x = SKC_MIN(y, x);
+                    y = a[v] + vi;
+                    x = SKC_MIN(y, x);
+                    /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
+                    y = SKC_FADD(a[v], *(const SKC_VT *)(s1 + c));
+                    a[v] = x;
+                    x = SKC_FADD(a[v], vdl1);
+                    x = SKC_MIN(x, y);
+                    y = b[v] + vi;
+                    b[v] = SKC_MIN(y, x);
+                    *(SKC_VT *)(dst + c + L) = b[v];
+                    u[v] = vup;
+                }
+            }
+            if (j1 < mmax)
+                for (v = 0; v < NV; v++) {
+                    *(SKC_VT *)(bcol + (i + 1) * L + v * VW) = a[v];
+                    *(SKC_VT *)(bcol + (i + 2) * L + v * VW) = b[v];
+                }
+        }
+        up = dst - j0 * L;
+    }
+    return up;
+}
+
+/* The strips of a group of more than SKC_STRIP columns, out of line: inlined beside the
+ * one-strip call, they changed its register allocation (two more spills in the loop,
+ * on the chain, on AVX2). */
+SKC_ATTR static __attribute__((noinline)) const double *SKC_CAT(SKC_NAME, _strips)(
+    const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *aid,
+    const uint32_t *acp, const int32_t *arow, ptrdiff_t n, ptrdiff_t mmax, double *work,
+    const double *profile) {
+    const double *up = work;
+    ptrdiff_t j0;
+    /* Every strip's last row pair writes the same buffer: the last row, whole. */
+    for (j0 = 0; j0 < mmax; j0 += SKC_STRIP)
+        up = SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
+                                       profile, j0, j0 + SKC_STRIP < mmax ? j0 + SKC_STRIP : mmax);
+    return up;
+}
+
+SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double *del_tab,
+                              const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
+                              const int64_t *xo, ptrdiff_t nx, const int64_t *m,
+                              ptrdiff_t mmax, double *work, const double *profile,
+                              const int64_t *cols, double *out, ptrdiff_t ostride) {
+    ptrdiff_t t, k;
     for (t = 0; t < nx; t++, out += ostride) {
         const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
         const uint32_t *acp = xcp + xo[t];
         const ptrdiff_t n = xo[t + 1] - xo[t];
-        const double *up = row0;
-        for (i = 0; i < n; i += 2) {
-            /* Rows alternate between two buffers; the first pass reads row 0, kept intact. */
-            double *restrict dst = (up == bufa) ? bufb : bufa;
-            const double *restrict src = up;
-            const SKC_VT vdl0 = (SKC_VT){0} + del_tab[aid[i]];
-            const double *restrict s0 = skc_lanes_srow(dense, n_ids, profile, profile ? arow[i] : 0,
-                                                       aid[i], acp[i], yid, ycp, w, sub);
-            SKC_VT a[NV], b[NV], u[NV], x, y, vup, vins;
-            if (i + 1 == n) { /* the last row of an odd count: one row */
-                for (v = 0; v < NV; v++) {
-                    u[v] = *(const SKC_VT *)(src + v * VW);
-                    a[v] = u[v] + vdl0;
-                    *(SKC_VT *)(dst + v * VW) = a[v];
-                }
-                for (j = 0; j < mmax; j++) {
-                    for (v = 0; v < NV; v++) {
-                        const ptrdiff_t c = j * L + v * VW;
-                        vup = *(const SKC_VT *)(src + c + L);
-                        x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
-                        y = SKC_FADD(vup, vdl0);
-                        x = SKC_MIN(y, x);
-                        y = a[v] + *(const SKC_VT *)(ins + c);
-                        a[v] = SKC_MIN(y, x);
-                        *(SKC_VT *)(dst + c + L) = a[v];
-                        u[v] = vup;
-                    }
-                }
-            } else {
-                const SKC_VT vdl1 = (SKC_VT){0} + del_tab[aid[i + 1]];
-                const double *restrict s1 =
-                    skc_lanes_srow(dense, n_ids, profile, profile ? arow[i + 1] : 0, aid[i + 1],
-                                   acp[i + 1], yid, ycp, w, sub + w);
-                for (v = 0; v < NV; v++) {
-                    u[v] = *(const SKC_VT *)(src + v * VW);
-                    a[v] = u[v] + vdl0;
-                    b[v] = a[v] + vdl1;
-                    *(SKC_VT *)(dst + v * VW) = b[v];
-                }
-                for (j = 0; j < mmax; j++) {
-                    for (v = 0; v < NV; v++) {
-                        const ptrdiff_t c = j * L + v * VW;
-                        vup = *(const SKC_VT *)(src + c + L);
-                        vins = *(const SKC_VT *)(ins + c);
-                        /* Row i, column j + 1: diagonal, up, left. */
-                        x = SKC_FADD(u[v], *(const SKC_VT *)(s0 + c));
-                        y = SKC_FADD(vup, vdl0);
-                        x = SKC_MIN(y, x);
-                        y = a[v] + vins;
-                        x = SKC_MIN(y, x);
-                        /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
-                        y = SKC_FADD(a[v], *(const SKC_VT *)(s1 + c));
-                        a[v] = x;
-                        x = SKC_FADD(a[v], vdl1);
-                        x = SKC_MIN(x, y);
-                        y = b[v] + vins;
-                        b[v] = SKC_MIN(y, x);
-                        *(SKC_VT *)(dst + c + L) = b[v];
-                        u[v] = vup;
-                    }
-                }
-            }
-            up = dst;
-        }
-        for (k = 0; k < L; k++)
-            if (cols[k] >= 0) out[cols[k]] = up[m[k] * L + k];
+        const double *up =
+            mmax <= SKC_STRIP
+                ? SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
+                                            profile, 0, mmax)
+                : SKC_CAT(SKC_NAME, _strips)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
+                                             profile);
+        for (k = 0; k < SKC_LANES; k++)
+            if (cols[k] >= 0) out[cols[k]] = up[m[k] * SKC_LANES + k];
     }
 }

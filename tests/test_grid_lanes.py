@@ -136,6 +136,42 @@ def test_values_near_the_int32_limit(level, threads):
         _dp._set_simd_level(old)
 
 
+@pytest.fixture(scope="module")
+def longer_than_a_strip():
+    """(kernel on a grid, [(X, the twin's answer)], Y): truth strings of 0 to 3 strips."""
+    S = _dp.GRID_STRIP
+    rng = np.random.default_rng(12)
+    tables = CostTables.from_dicts(
+        {(a, b): float(rng.integers(1, 9)) / 4 for a in "abcde" for b in "abcdef" if a != b},
+        {c: 0.75 for c in "abc"},
+        {c: 1.25 for c in "def"},
+    )
+    compiled, twin = kernels(tables)
+    assert compiled.grid_step == 0.25
+
+    def word(n):
+        return "".join(rng.choice(list("abcdefgh\u00e9"), n))
+
+    Y = [word(m) for m in (0, 1, S - 1, S, S + 1, 2 * S + 3, 3 * S + 5) for _ in range(2)]
+    many = [word(n) for n in (0, 1, 2, S + 1, 2 * S + 2, 3 * S + 7) for _ in range(2)]
+    few = [word(5)]  # fewer characters than profile rows: per-row gathers
+    return compiled, [(X, twin.pairwise(X, Y)) for X in (many, few)], Y
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_strings_longer_than_a_strip(level, threads, longer_than_a_strip):
+    # The int32 lanes run GRID_STRIP columns at a time, as the double lanes do theirs.
+    compiled, cases, Y = longer_than_a_strip
+    old = _dp._set_simd_level(level)
+    try:
+        for X, want in cases:
+            np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
+            np.testing.assert_array_equal(double_lanes(compiled, X, Y, threads), want)
+    finally:
+        _dp._set_simd_level(old)
+
+
 @pytest.mark.parametrize("n, m", [(30, 30), (31, 31), (0, 61), (100, 5)])
 def test_distance_near_the_int32_limit(n, m):
     # distance takes the int32 DP while (n + m + 2) times the largest cost (2 = 2**25

@@ -81,6 +81,33 @@ def test_profile_and_gather_paths_equal_twin(simd, threads):
         np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), twin.pairwise(X, Y))
 
 
+@pytest.fixture(scope="module")
+def longer_than_a_strip():
+    """(kernel, [(X, the twin's answer)], Y): truth strings of 0 to 3 strips and a bit."""
+    S = _dp.LANES_STRIP
+    rng = np.random.default_rng(11)
+    compiled, twin = kernels(learned_style(rng))
+    letters = "abcdefghijklmnopqrstuvwxyzABCD\u00e9"
+    lengths = [0, 1, S - 1, S, S + 1, 2 * S, 2 * S + 3, 3 * S + 5]
+    Y = [w for m in lengths for w in words(rng, 2, letters, m, m + 1)] + words(rng, 5, letters)
+    many = [
+        w for n in (0, 1, 2, S + 1, 2 * S + 2, 3 * S + 7) for w in words(rng, 2, letters, n, n + 1)
+    ]
+    few = words(rng, 1, letters, 9, 10)  # fewer characters than profile rows: per-row gathers
+    assert few and len(few[0]) < len(letters)
+    return compiled, [(X, twin.pairwise(X, Y)) for X in (many, few)], Y
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_strings_longer_than_a_strip(simd, threads, longer_than_a_strip):
+    # The lanes run LANES_STRIP columns at a time down every row, each strip taking its
+    # left column from the one before; OCR strings of odd and even lengths end a strip
+    # on one row or two, through the profile and the per-row gathers.
+    compiled, cases, Y = longer_than_a_strip
+    for X, want in cases:
+        np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
+
+
 def test_sparse_layout_takes_the_pair_path_and_agrees():
     rng = np.random.default_rng(3)
     tables = learned_style(rng, 12)
