@@ -12,7 +12,7 @@
  * AVX-512 and 4-double vectors for AVX2 (the best the CPU has is chosen at run
  * time), and with 2-double vectors for the baseline target (SSE2 on x86-64, NEON on
  * arm64).  Tables whose costs are whole numbers of a grid step run _grid_body.h
- * instead, on int32 lanes (16 per AVX-512 vector, 8 per AVX2 vector, 4 for the
+ * instead, on int32 lanes (8 per AVX2 vector, also at the AVX-512 level; 4 for the
  * baseline), with the same results.
  */
 #ifndef SKOCRCOST_LANES_H
@@ -233,15 +233,15 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #undef SKC_MIN
 #undef SKC_VW
 
-/* AVX-512: 8 doubles or 16 int32 per vector, so the 16 lanes are two vectors (one on a
- * grid).  The same templates; avx512f has every instruction they use.  On Zen 4, which
- * runs a 512-bit operation as two 256-bit halves, (iii) takes 7-13% less time than with
- * the AVX2 instances on doubles and 17-19% less on a grid, with half the vector
- * instructions; the additions off the chain are FMAs here too (without: a third more
- * time). */
+/* AVX-512 on doubles: 8 per vector, so the 16 lanes are two vectors.  The same template;
+ * avx512f has every instruction it uses.  On Zen 4, which runs a 512-bit operation as two
+ * 256-bit halves, (iii) takes 9-15% less time than with the AVX2 instance, with half the
+ * vector instructions; the additions off the chain are FMAs here too (without: a third
+ * more time).  On a grid the AVX2 instance runs at this level too: a 16-int32 instance
+ * (one vector a row, two chains in flight) took 5-17% more time for (iii) and was not
+ * kept (docs/performance.md, "Session 11"). */
 #define SKC_HAVE_AVX512_CLONE 1
 typedef double skc_v8 __attribute__((vector_size(64), aligned(8)));
-typedef int32_t skc_i16 __attribute__((vector_size(64), aligned(8)));
 #define SKC_ATTR __attribute__((target("avx512f")))
 #define SKC_NAME skc_lanes_avx512
 #define SKC_VT skc_v8
@@ -252,17 +252,6 @@ typedef int32_t skc_i16 __attribute__((vector_size(64), aligned(8)));
 #include "_lanes_body.h"
 #undef SKC_STRIP
 #undef SKC_FADD
-#undef SKC_NAME
-#undef SKC_VT
-#undef SKC_MIN
-#undef SKC_VW
-#define SKC_NAME skc_lanes_avx512_i
-#define SKC_VT skc_i16
-#define SKC_MIN(y, x) ((skc_i16)_mm512_min_epi32((__m512i)(y), (__m512i)(x)))
-#define SKC_VW 16
-#define SKC_STRIP SKC_STRIP_I
-#include "_grid_body.h"
-#undef SKC_STRIP
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT
@@ -334,12 +323,7 @@ static void skc_lanes_run_i(const int32_t *dense, ptrdiff_t n_ids, const int32_t
                             int32_t *work, const int32_t *profile, const int64_t *cols,
                             double step, double *out, ptrdiff_t ostride) {
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() == 2) {
-        skc_lanes_avx512_i(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
-                           profile, cols, step, out, ostride);
-        return;
-    }
-    if (skc_simd_level() == 1) {
+    if (skc_simd_level() >= 1) {
         skc_lanes_avx2_i(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
                          cols, step, out, ostride);
         return;
