@@ -123,7 +123,9 @@ SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32
     ptrdiff_t t, i, k;
     /* Row 0 of D'', all 0, set once for all nx strings. */
     memset(skc_grid_row0(work, mmax), 0, (size_t)(mmax + 1) * SKC_LANES * sizeof(int32_t));
+    for (t = 0; t < nx && t < SKC_PREFETCH_AHEAD; t++) skc_prefetch_out(out + t * ostride, cols);
     for (t = 0; t < nx; t++, out += ostride) {
+        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
         const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
         const uint32_t *acp = xcp + xo[t];
         const ptrdiff_t n = xo[t + 1] - xo[t];

@@ -129,6 +129,20 @@ static inline void skc_grid_potentials(int32_t *row, int32_t d, const int32_t *i
     for (j = 0; j < w; j++) row[j] -= d + ins[j];
 }
 
+/* Ask for the cache lines where the lanes will write an OCR string's distances (out is
+ * its row, cols[0] the group's first column, 16 doubles from there), SKC_PREFETCH_AHEAD
+ * strings ahead.  A group's calls walk down every row of the output, each a new page,
+ * where the hardware prefetchers do not follow: the writes then missed the cache as the
+ * memory under the output allowed, and (iii) on a grid took 44-47 ms in one process in
+ * four instead of 23-26 ms (docs/performance.md, "Session 11").  With the prefetch:
+ * 23.2-23.6 ms every time, and AVX2 on doubles 10% less time. */
+#define SKC_PREFETCH_AHEAD 3
+static inline void skc_prefetch_out(double *out, const int64_t *cols) {
+    __builtin_prefetch(out + cols[0], 1);
+    __builtin_prefetch(out + cols[0] + 8, 1);
+    __builtin_prefetch(out + cols[0] + 15, 1);
+}
+
 /* Row 0 of D'' (_grid_body.h), all 0, past the group's columns: skc_lanes_work's doubles
  * hold twice as many int32. */
 static inline int32_t *skc_grid_row0(int32_t *work, ptrdiff_t mmax) {

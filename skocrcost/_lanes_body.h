@@ -145,7 +145,9 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
                               ptrdiff_t mmax, double *work, const double *profile,
                               const int64_t *cols, double *out, ptrdiff_t ostride) {
     ptrdiff_t t, k;
+    for (t = 0; t < nx && t < SKC_PREFETCH_AHEAD; t++) skc_prefetch_out(out + t * ostride, cols);
     for (t = 0; t < nx; t++, out += ostride) {
+        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
         const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
         const uint32_t *acp = xcp + xo[t];
         const ptrdiff_t n = xo[t + 1] - xo[t];
