@@ -83,9 +83,15 @@ def perf_counted():
 
 
 def timed(fn, repeat):
-    """Best CPU and wall seconds of ``repeat`` runs, and the last result."""
+    """Best CPU and wall seconds of ``repeat`` runs, and the last result.
+
+    Each run's result is dropped before the next starts, so that a large output (the 32 MB
+    of (iii)) can re-use the memory of the last: kept alive, it made every other run of
+    (iii) on a grid slower, 52.6 ms against 28.2 in one process (docs/performance.md,
+    "Session 11")."""
     cpu, wall, out = [], [], None
     for _ in range(repeat):
+        out = None
         c, w = time.process_time(), time.perf_counter()
         out = fn()
         cpu.append(time.process_time() - c)
