@@ -249,9 +249,9 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 
 /* AVX-512 on doubles: 8 per vector, so the 16 lanes are two vectors.  The same template;
  * avx512f has every instruction it uses.  On Zen 4, which runs a 512-bit operation as two
- * 256-bit halves, (iii) takes 9-15% less time than with the AVX2 instance, with half the
- * vector instructions; the additions off the chain are FMAs here too (without: a third
- * more time).  On a grid the AVX2 instance runs at this level too: a 16-int32 instance
+ * 256-bit halves, it takes 4-6% less time than the AVX2 instance for (iii) and 15% less
+ * for strings of 128 characters, with half the vector instructions; the additions off
+ * the chain are FMAs here too (without: a third more time).  On a grid the AVX2 instance runs at this level too: a 16-int32 instance
  * (one vector a row, two chains in flight) took 5-17% more time for (iii) and was not
  * kept (docs/performance.md, "Session 11"). */
 #define SKC_HAVE_AVX512_CLONE 1
