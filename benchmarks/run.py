@@ -671,16 +671,22 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
 
 # -- the machine ------------------------------------------------------------------------------
 def machine():
-    model = platform.processor()
+    # "AMD EPYC" alone names both Zen 3 (family 25, model 1) and Zen 4 (model 17) hosts,
+    # and sessions have run on each: the family and model tell them apart.
+    model, family = platform.processor(), {}
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
-            if line.startswith("Model name:"):
-                model = line.split(":", 1)[1].strip()
+            key, _, value = line.partition(":")
+            if key == "Model name":
+                model = value.strip()
+            elif key in ("CPU family", "Model"):
+                family["cpu_family" if key == "CPU family" else "cpu_model_number"] = value.strip()
     except (OSError, subprocess.CalledProcessError):
         pass
     return {
         "cpu_model": model,
+        **family,
         "cores": os.cpu_count(),
         "load_average_at_start": os.getloadavg(),
         "simd_level": _dp.simd_level(),
@@ -753,7 +759,11 @@ def main(argv=None):
     rng = np.random.default_rng(2026)
     tab, checks = Table(), {}
     info = machine()
-    print(f"{info['cpu_model']}, {info['cores']} cores, load {info['load_average_at_start']}")
+    print(
+        f"{info['cpu_model']} (family {info.get('cpu_family')}, model "
+        f"{info.get('cpu_model_number')}, {info['simd_level']}), {info['cores']} cores, "
+        f"load {info['load_average_at_start']}"
+    )
     with threadpool_limits(1):
         ours, theirs, wlev = workload_i(tab, cfg, rng, checks)
         workload_iii(tab, cfg, rng, checks, ours, theirs, wlev)

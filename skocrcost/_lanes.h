@@ -133,8 +133,8 @@ static inline void skc_grid_potentials(int32_t *row, int32_t d, const int32_t *i
  * its row, cols[0] the group's first column, 16 doubles from there), SKC_PREFETCH_AHEAD
  * strings ahead.  A group's calls walk down every row of the output, each a new page,
  * where the hardware prefetchers do not follow: the writes then missed the cache as the
- * memory under the output allowed, and (iii) on a grid took 44-47 ms in one process in
- * four instead of 23-26 ms (docs/performance.md, "Session 11").  With the prefetch:
+ * memory under the output allowed, and a quarter of the runs of (iii) on a grid took
+ * 44-47 ms instead of 23-31 ms (docs/performance.md, "Session 11").  With the prefetch:
  * 23.2-23.6 ms every time, and AVX2 on doubles 10% less time. */
 #define SKC_PREFETCH_AHEAD 3
 static inline void skc_prefetch_out(double *out, const int64_t *cols) {
