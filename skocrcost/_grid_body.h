@@ -113,29 +113,27 @@ SKC_ATTR static __attribute__((noinline)) const int32_t *SKC_CAT(SKC_NAME, _stri
     return up;
 }
 
-SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
-                              const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
-                              const int64_t *xo, ptrdiff_t nx, const int64_t *m,
-                              ptrdiff_t mmax, int32_t *work, const int32_t *profile,
-                              const int64_t *cols, double step, double *out,
-                              ptrdiff_t ostride) {
+/* The OCR strings against the group, through one strip or (striped) the strips, one
+ * loop each (as in _lanes_body.h). */
+SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _each)(
+    const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab, const int32_t *xid,
+    const uint32_t *xcp, const int32_t *xrow, const int64_t *xo, ptrdiff_t nx,
+    const int64_t *m, ptrdiff_t mmax, int32_t *work, const int32_t *profile,
+    const int64_t *cols, double step, double *out, ptrdiff_t ostride, int striped) {
     const int32_t *q = work; /* the loader's first row: Q of each lane */
     ptrdiff_t t, i, k;
-    /* Row 0 of D'', all 0, set once for all nx strings. */
-    memset(skc_grid_row0(work, mmax), 0, (size_t)(mmax + 1) * SKC_LANES * sizeof(int32_t));
     for (t = 0; t < nx && t < SKC_PREFETCH_AHEAD; t++) skc_prefetch_out(out + t * ostride, cols);
     for (t = 0; t < nx; t++, out += ostride) {
-        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
         const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
         const uint32_t *acp = xcp + xo[t];
         const ptrdiff_t n = xo[t + 1] - xo[t];
         int64_t p = 0; /* P[n] */
-        const int32_t *up =
-            mmax <= SKC_STRIP
-                ? SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                            profile, 0, mmax)
-                : SKC_CAT(SKC_NAME, _strips)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                             profile);
+        const int32_t *up;
+        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
+        up = striped ? SKC_CAT(SKC_NAME, _strips)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
+                                                  work, profile)
+                     : SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
+                                                 work, profile, 0, mmax);
         for (i = 0; i < n; i++) p += del_tab[aid[i]];
         for (k = 0; k < SKC_LANES; k++)
             if (cols[k] >= 0)
@@ -143,4 +141,20 @@ SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32
                                         q[m[k] * SKC_LANES + k]) *
                                step;
     }
+}
+
+SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
+                              const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
+                              const int64_t *xo, ptrdiff_t nx, const int64_t *m,
+                              ptrdiff_t mmax, int32_t *work, const int32_t *profile,
+                              const int64_t *cols, double step, double *out,
+                              ptrdiff_t ostride) {
+    /* Row 0 of D'', all 0, set once for all nx strings. */
+    memset(skc_grid_row0(work, mmax), 0, (size_t)(mmax + 1) * SKC_LANES * sizeof(int32_t));
+    if (mmax <= SKC_STRIP)
+        SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
+                                 profile, cols, step, out, ostride, 0);
+    else
+        SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
+                                 profile, cols, step, out, ostride, 1);
 }

@@ -20,7 +20,8 @@
  * buffers' column j0, where the next row pair reads its diagonal.  Every cell is still
  * the same sum and minimum of the same values, so results do not change.  Groups of at
  * most SKC_STRIP columns (tokens) run one strip with the seams compiled out: with them,
- * (iii) took 11-25% longer on AVX2, its 16 registers already full.
+ * (iii) took 11-25% longer on AVX2, its 16 registers already full.  Longer groups run
+ * the strips out of line, and each kind has its own loop over the OCR strings.
  */
 
 /* Columns j0 + 1 .. j1 of the DP of OCR string (aid, acp, arow: n characters) against
@@ -139,25 +140,40 @@ SKC_ATTR static __attribute__((noinline)) const double *SKC_CAT(SKC_NAME, _strip
     return up;
 }
 
+/* The OCR strings against the group, through one strip or (striped, a constant where
+ * inlined) the strips: one loop each, since testing per string which to take cost
+ * strings of 4 characters 7% more time. */
+SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _each)(
+    const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *xid,
+    const uint32_t *xcp, const int32_t *xrow, const int64_t *xo, ptrdiff_t nx,
+    const int64_t *m, ptrdiff_t mmax, double *work, const double *profile,
+    const int64_t *cols, double *out, ptrdiff_t ostride, int striped) {
+    ptrdiff_t t, k;
+    for (t = 0; t < nx && t < SKC_PREFETCH_AHEAD; t++) skc_prefetch_out(out + t * ostride, cols);
+    for (t = 0; t < nx; t++, out += ostride) {
+        const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
+        const uint32_t *acp = xcp + xo[t];
+        const ptrdiff_t n = xo[t + 1] - xo[t];
+        const double *up;
+        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
+        up = striped ? SKC_CAT(SKC_NAME, _strips)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
+                                                  work, profile)
+                     : SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
+                                                 work, profile, 0, mmax);
+        for (k = 0; k < SKC_LANES; k++)
+            if (cols[k] >= 0) out[cols[k]] = up[m[k] * SKC_LANES + k];
+    }
+}
+
 SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double *del_tab,
                               const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
                               const int64_t *xo, ptrdiff_t nx, const int64_t *m,
                               ptrdiff_t mmax, double *work, const double *profile,
                               const int64_t *cols, double *out, ptrdiff_t ostride) {
-    ptrdiff_t t, k;
-    for (t = 0; t < nx && t < SKC_PREFETCH_AHEAD; t++) skc_prefetch_out(out + t * ostride, cols);
-    for (t = 0; t < nx; t++, out += ostride) {
-        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
-        const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
-        const uint32_t *acp = xcp + xo[t];
-        const ptrdiff_t n = xo[t + 1] - xo[t];
-        const double *up =
-            mmax <= SKC_STRIP
-                ? SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                            profile, 0, mmax)
-                : SKC_CAT(SKC_NAME, _strips)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                             profile);
-        for (k = 0; k < SKC_LANES; k++)
-            if (cols[k] >= 0) out[cols[k]] = up[m[k] * SKC_LANES + k];
-    }
+    if (mmax <= SKC_STRIP)
+        SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
+                                 profile, cols, out, ostride, 0);
+    else
+        SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
+                                 profile, cols, out, ostride, 1);
 }
