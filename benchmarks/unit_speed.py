@@ -1,6 +1,6 @@
 """Unit-cost skocrcost against rapidfuzz on run.py's exact inputs of (i), (iii), (ii), (iv).
 
-    python benchmarks/unit_speed.py [--repeat N] [--quick] [--simd baseline]
+    python benchmarks/unit_speed.py [--repeat N] [--quick] [--simd baseline|avx2|avx512]
     mkfifo /tmp/ctl && PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl \\
         -e cycles:u,instructions:u python benchmarks/unit_speed.py --cycles iii ours
 
@@ -88,7 +88,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="run.py --quick's sizes")
-    parser.add_argument("--simd", choices=["baseline", "avx2"], help="force a SIMD level")
+    parser.add_argument("--simd", choices=_dp.SIMD_LEVELS, help="force a SIMD level")
     parser.add_argument(
         "--cycles",
         nargs=2,
