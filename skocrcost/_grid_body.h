@@ -1,6 +1,6 @@
-/* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW int32)
- * and SKC_MIN(y, x) (y < x ? y : x in every lane) defined: the lanes' DP on costs that
- * are whole numbers of grid steps (skc_lanes_run_i).
+/* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW int32),
+ * SKC_MIN(y, x) (y < x ? y : x in every lane) and SKC_STRIP (columns a strip) defined:
+ * the lanes' DP on costs that are whole numbers of grid steps (skc_lanes_run_i).
  *
  * Integers allow what doubles do not: subtracting potentials exactly.  With P[i] the
  * cost of deleting the OCR string's first i characters and Q[j] that of inserting the

@@ -1,6 +1,7 @@
 /* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW
- * doubles), SKC_MIN(y, x) (y < x ? y : x in every lane) and SKC_FADD(x, y) (x + y, in
- * whichever instruction the target has a pipe free for) defined.
+ * doubles), SKC_MIN(y, x) (y < x ? y : x in every lane), SKC_FADD(x, y) (x + y, in
+ * whichever instruction the target has a pipe free for) and SKC_STRIP (columns a strip)
+ * defined.
  *
  * Distances of OCR strings t < nx (at offsets xo[t] .. xo[t + 1] of xid, xcp and xrow) to
  * the loaded group: lane k (length m[k]) goes to out[t * ostride + cols[k]], unless
