@@ -7,6 +7,7 @@ for CSR tables); each must give exactly the twin's numbers.
 
 import numpy as np
 import pytest
+from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import cost_dicts, text
@@ -106,6 +107,21 @@ def test_strings_longer_than_a_strip(simd, threads, longer_than_a_strip):
     compiled, cases, Y = longer_than_a_strip
     for X, want in cases:
         np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
+
+
+@pytest.mark.parametrize("grid", [False, True])
+def test_a_group_of_empty_strings(simd, grid):
+    # A group whose every truth string is empty has no column but column 0: the
+    # distance is the cost of deleting the OCR string, on doubles and on a grid.
+    tables = CostTables.from_dicts({("a", "b"): 0.25}, {"c": 0.5}, {"a": 0.75, "x": 1.5})
+    compiled, twin = kernels(tables)
+    assert compiled.grid_step == 0.25
+    X = ["abc", "", "x" * 70, "ba"] * 5  # enough characters for the profile, and few
+    Y = [""] * 20 + ["ab"]
+    with_grid = with_switch(_dp._set_grid, grid, compiled.pairwise, X, Y, 1)
+    np.testing.assert_array_equal(with_grid, twin.pairwise(X, Y))
+    few = with_switch(_dp._set_grid, grid, compiled.pairwise, X[:2], Y, 1)
+    np.testing.assert_array_equal(few, twin.pairwise(X[:2], Y))
 
 
 def test_sparse_layout_takes_the_pair_path_and_agrees():
