@@ -1,6 +1,6 @@
-/* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW int32),
- * SKC_MIN(y, x) (y < x ? y : x in every lane) and SKC_STRIP (columns a strip) defined:
- * the lanes' DP on costs that are whole numbers of grid steps (skc_lanes_run_i).
+/* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW int32)
+ * and SKC_MIN(y, x) (y < x ? y : x in every lane) defined: the lanes' DP on costs that
+ * are whole numbers of grid steps (skc_lanes_run_i).
  *
  * Integers allow what doubles do not: subtracting potentials exactly.  With P[i] the
  * cost of deleting the OCR string's first i characters and Q[j] that of inserting the
@@ -11,7 +11,7 @@
  * three and two, and the chain each cell waits on (its left neighbour) is one minimum.
  * Row 0 and column 0 of D'' are 0; the distance is D''[n][m] + P[n] + Q[m], with Q the
  * group's first row as the loader fills it.  Every value lies between -(P[n] + Q[m])
- * and the largest cost, which the caller keeps below 2^31 steps.  Columns go SKC_STRIP
+ * and the largest cost, which the caller keeps below 2^31 steps.  Columns go SKC_STRIP_I
  * at a time, as in _lanes_body.h (the strips out of line, for the same reason).
  */
 /* Columns j0 + 1 .. j1 of D'' of OCR string (aid, acp, arow: n characters) against the
@@ -107,9 +107,10 @@ SKC_ATTR static __attribute__((noinline)) const int32_t *SKC_CAT(SKC_NAME, _stri
     const int32_t *profile) {
     const int32_t *up = work;
     ptrdiff_t j0;
-    for (j0 = 0; j0 < mmax; j0 += SKC_STRIP)
+    for (j0 = 0; j0 < mmax; j0 += SKC_STRIP_I)
         up = SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                       profile, j0, j0 + SKC_STRIP < mmax ? j0 + SKC_STRIP : mmax);
+                                       profile, j0,
+                                       j0 + SKC_STRIP_I < mmax ? j0 + SKC_STRIP_I : mmax);
     return up;
 }
 
@@ -151,7 +152,7 @@ SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32
                               ptrdiff_t ostride) {
     /* Row 0 of D'', all 0, set once for all nx strings. */
     memset(skc_grid_row0(work, mmax), 0, (size_t)(mmax + 1) * SKC_LANES * sizeof(int32_t));
-    if (mmax <= SKC_STRIP)
+    if (mmax <= SKC_STRIP_I)
         SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
                                  profile, cols, step, out, ostride, 0);
     else

@@ -181,7 +181,8 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 }
 
 /* The DP over the loaded group, once per vector width (_lanes_body.h and, for costs on
- * a grid, _grid_body.h are templates), SKC_STRIP columns at a time: five rows of a strip
+ * a grid, _grid_body.h are templates), SKC_STRIP_D columns of doubles or SKC_STRIP_I of
+ * int32 at a time (each template reads its own): five rows of a strip
  * (the row above, the row written, two of substitution costs and the insertion costs) in
  * 20 KiB of doubles or int32, within L1. */
 #define SKC_STRIP_D 32
@@ -192,9 +193,7 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_MIN SKC_MIN2
 #define SKC_FADD(x, y) ((x) + (y))
 #define SKC_VW 2
-#define SKC_STRIP SKC_STRIP_D
 #include "_lanes_body.h"
-#undef SKC_STRIP
 #undef SKC_FADD
 #undef SKC_NAME
 #undef SKC_VT
@@ -204,9 +203,7 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_VT skc_i4
 #define SKC_MIN skc_min_i4
 #define SKC_VW 4
-#define SKC_STRIP SKC_STRIP_I
 #include "_grid_body.h"
-#undef SKC_STRIP
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT
@@ -224,9 +221,7 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_MIN(y, x) ((skc_v4)_mm256_min_pd((__m256d)(y), (__m256d)(x)))
 #define SKC_FADD(x, y) ((skc_v4)_mm256_fmadd_pd((__m256d)(x), _mm256_set1_pd(1.0), (__m256d)(y)))
 #define SKC_VW 4
-#define SKC_STRIP SKC_STRIP_D
 #include "_lanes_body.h"
-#undef SKC_STRIP
 #undef SKC_FADD
 #undef SKC_NAME
 #undef SKC_ATTR
@@ -238,9 +233,7 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #define SKC_VT skc_i8
 #define SKC_MIN(y, x) ((skc_i8)_mm256_min_epi32((__m256i)(y), (__m256i)(x)))
 #define SKC_VW 8
-#define SKC_STRIP SKC_STRIP_I
 #include "_grid_body.h"
-#undef SKC_STRIP
 #undef SKC_NAME
 #undef SKC_ATTR
 #undef SKC_VT
@@ -251,9 +244,10 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
  * avx512f has every instruction it uses.  On Zen 4, which runs a 512-bit operation as two
  * 256-bit halves, it takes 4-6% less time than the AVX2 instance for (iii) and 15% less
  * for strings of 128 characters, with half the vector instructions; the additions off
- * the chain are FMAs here too (without: a third more time).  On a grid the AVX2 instance runs at this level too: a 16-int32 instance
- * (one vector a row, two chains in flight) took 5-17% more time for (iii) and was not
- * kept (docs/performance.md, "Session 11"). */
+ * the chain are FMAs here too (without: a third more time).  On a grid the AVX2 instance
+ * runs at this level too: a 16-int32 instance (one vector a row, two chains in flight)
+ * took 5-17% more time for (iii), 1-2% after the output prefetch, and was not kept
+ * (docs/performance.md, "Session 11"). */
 #define SKC_HAVE_AVX512_CLONE 1
 typedef double skc_v8 __attribute__((vector_size(64), aligned(8)));
 #define SKC_ATTR __attribute__((target("avx512f")))
@@ -262,9 +256,7 @@ typedef double skc_v8 __attribute__((vector_size(64), aligned(8)));
 #define SKC_MIN(y, x) ((skc_v8)_mm512_min_pd((__m512d)(y), (__m512d)(x)))
 #define SKC_FADD(x, y) ((skc_v8)_mm512_fmadd_pd((__m512d)(x), _mm512_set1_pd(1.0), (__m512d)(y)))
 #define SKC_VW 8
-#define SKC_STRIP SKC_STRIP_D
 #include "_lanes_body.h"
-#undef SKC_STRIP
 #undef SKC_FADD
 #undef SKC_NAME
 #undef SKC_ATTR

@@ -1,7 +1,6 @@
 /* Template included by _lanes.h with SKC_NAME, SKC_ATTR, SKC_VT (a vector of SKC_VW
- * doubles), SKC_MIN(y, x) (y < x ? y : x in every lane), SKC_FADD(x, y) (x + y, in
- * whichever instruction the target has a pipe free for) and SKC_STRIP (columns a strip)
- * defined.
+ * doubles), SKC_MIN(y, x) (y < x ? y : x in every lane) and SKC_FADD(x, y) (x + y, in
+ * whichever instruction the target has a pipe free for) defined.
  *
  * Distances of OCR strings t < nx (at offsets xo[t] .. xo[t + 1] of xid, xcp and xrow) to
  * the loaded group: lane k (length m[k]) goes to out[t * ostride + cols[k]], unless
@@ -13,14 +12,14 @@
  * half the loads and stores, and twice the chains in flight (each cell waits on its
  * left neighbour: an addition and a minimum).
  *
- * Columns go SKC_STRIP at a time: a strip runs down every row before the next starts,
- * so that the rows it reads and writes stay in L1 however long the truth strings (five
- * streams of SKC_STRIP columns: the row above, the row written, two rows of
- * substitution costs and the insertion costs).  A strip takes its left column from the
+ * Columns go SKC_STRIP_D at a time (_lanes.h): a strip runs down every row before the
+ * next starts, so that the rows it reads and writes stay in L1 however long the truth
+ * strings (five streams of SKC_STRIP_D columns: the row above, the row written, two rows
+ * of substitution costs and the insertion costs).  A strip takes its left column from the
  * strip before, through bcol (row r's value at bcol + r * L), and keeps it in the row
  * buffers' column j0, where the next row pair reads its diagonal.  Every cell is still
  * the same sum and minimum of the same values, so results do not change.  Groups of at
- * most SKC_STRIP columns (tokens) run one strip with the seams compiled out: with them,
+ * most SKC_STRIP_D columns (tokens) run one strip with the seams compiled out: with them,
  * (iii) took 11-25% longer on AVX2, its 16 registers already full.  Longer groups run
  * the strips out of line, and each kind has its own loop over the OCR strings.
  */
@@ -125,7 +124,7 @@ SKC_ATTR static inline __attribute__((always_inline)) const double *SKC_CAT(SKC_
     return up;
 }
 
-/* The strips of a group of more than SKC_STRIP columns, out of line: inlined beside the
+/* The strips of a group of more than SKC_STRIP_D columns, out of line: inlined beside the
  * one-strip call, they changed its register allocation (two more spills in the loop,
  * on the chain, on AVX2). */
 SKC_ATTR static __attribute__((noinline)) const double *SKC_CAT(SKC_NAME, _strips)(
@@ -135,9 +134,10 @@ SKC_ATTR static __attribute__((noinline)) const double *SKC_CAT(SKC_NAME, _strip
     const double *up = work;
     ptrdiff_t j0;
     /* Every strip's last row pair writes the same buffer: the last row, whole. */
-    for (j0 = 0; j0 < mmax; j0 += SKC_STRIP)
+    for (j0 = 0; j0 < mmax; j0 += SKC_STRIP_D)
         up = SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                       profile, j0, j0 + SKC_STRIP < mmax ? j0 + SKC_STRIP : mmax);
+                                       profile, j0,
+                                       j0 + SKC_STRIP_D < mmax ? j0 + SKC_STRIP_D : mmax);
     return up;
 }
 
@@ -171,7 +171,7 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
                               const int64_t *xo, ptrdiff_t nx, const int64_t *m,
                               ptrdiff_t mmax, double *work, const double *profile,
                               const int64_t *cols, double *out, ptrdiff_t ostride) {
-    if (mmax <= SKC_STRIP)
+    if (mmax <= SKC_STRIP_D)
         SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
                                  profile, cols, out, ostride, 0);
     else
