@@ -67,6 +67,7 @@ cdef extern from "_lanes.h":
                          const int64_t* xo, Py_ssize_t nx, const int64_t* m, Py_ssize_t mmax,
                          int32_t* work, const int32_t* profile, const int64_t* cols,
                          double step, double* out, Py_ssize_t ostride) nogil
+    int skc_simd_available() nogil
     int skc_simd_level() nogil
     int skc_set_simd_level(int level) nogil
 
@@ -143,9 +144,7 @@ def simd_level():
 
 def simd_levels():
     """The levels this CPU runs, lowest first (tests compare each with the twin)."""
-    old = skc_set_simd_level(len(SIMD_LEVELS))
-    top = skc_set_simd_level(old)
-    return list(SIMD_LEVELS[:top + 1])
+    return list(SIMD_LEVELS[:skc_simd_available() + 1])
 
 
 def _set_simd_level(level):
