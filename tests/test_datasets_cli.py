@@ -14,7 +14,7 @@ MODULES = [
     "skocrcost.estimator",
     "skocrcost.datasets",
     "skocrcost.neighbors",
-    "skocrcost.correction",
+    "skocrcost.correction._corrector",
     "skocrcost.lm",
     "skocrcost.plotting",
     "skocrcost.dask",

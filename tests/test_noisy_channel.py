@@ -1110,7 +1110,7 @@ def test_grid_search_tunes_the_beam_width():
 
 
 def test_a_full_language_model_cache_is_emptied_and_the_lines_come_out_the_same(monkeypatch):
-    import skocrcost._noisy_channel as nc
+    import skocrcost.correction._decoder as nc
 
     lexicon = ["of", "the", "book", "sir", "robert", "his", "house", "in"]
     lines = ["ofthe book, SirRobert", "in bis hoase tbe book", "tbe book ofthe house"]

@@ -13,20 +13,17 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._costs import check_flag
-from ._noisy_channel import (
-    NoisyChannelDecoder,
-    SurfaceRules,
-    correctable,
-    lm_sentence,
-    mixed_case,
-    training_words,
-)
-from ._validation import StringInputMixin, check_number, check_pairs, check_strings
+from .._costs import check_flag
+from .._validation import StringInputMixin, check_number, check_pairs, check_strings
+from ..estimator import EditCostEstimator
+from ..metrics import WeightedLevenshtein
+from ..neighbors import EditDistanceNeighbors
+from ._align import training_words
+from ._decoder import NoisyChannelDecoder
+from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
+from ._rules import SurfaceRules
+from ._tokens import correctable, lm_sentence
 from ._variants import SpellingVariants
-from .estimator import EditCostEstimator
-from .metrics import WeightedLevenshtein
-from .neighbors import EditDistanceNeighbors
 
 __all__ = ["OCRCorrector"]
 
@@ -105,7 +102,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         A word language model for running text (:meth:`correct`, and
         :meth:`predict` / :meth:`score` on token sequences).  ``fit`` fits a
         clone on the truth side, its words lower-cased and stripped of
-        punctuation (:func:`skocrcost._noisy_channel.lm_sentence`): one sentence
+        punctuation (:func:`skocrcost.correction.lm_sentence`): one sentence
         per truth sequence, or the whole truth as one running text when ``y`` is
         flat; so ``language_model__discount`` is tuned like any parameter.
         Wrap a model fitted on other text in ``sklearn.frozen.FrozenEstimator``
@@ -176,7 +173,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         -> ``there-for``, ``. - Wordsworth`` -> ``. -Wordsworth``; a stray
         ``•``); False keeps the OCR's tokens.  The rules are learned only from
         whole lines: sequences with ``""`` for the side of a column without a
-        token (:func:`skocrcost._noisy_channel.token_pairs` with ``gaps=True``).
+        token (:func:`skocrcost.correction.token_pairs` with ``gaps=True``).
         In :meth:`predict` a token attached to the one before or dropped comes
         back as ``""``.
     fix_capitals : bool, default=False
@@ -253,7 +250,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     surface_rules_ : object
         What the punctuation and case of an OCR word stand for, learned from
         the training pairs whose cores agree ignoring case
-        (:class:`skocrcost._noisy_channel.SurfaceRules`): ``.lead`` maps an OCR
+        (:class:`skocrcost.correction.SurfaceRules`): ``.lead`` maps an OCR
         word's leading punctuation to the truth's, ``.trail`` its trailing
         punctuation and what follows it (``"end"`` of the line, a word with a
         ``"capital"``, a ``"lower"``-case word, ``"other"``), ``.case`` the
@@ -409,7 +406,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             word prior are learned from those; a pair of tokens with more words
             on one side, or words whose lengths differ by more than a third, is
             a split or merged word and is left out
-            (:func:`skocrcost._noisy_channel.training_words`).  The
+            (:func:`skocrcost.correction.training_words`).  The
             punctuation and case rules are learned from the tokens as they are.
         y : sequence of str, or sequence of sequences of str
             Their true forms, shaped like ``X`` (one truth token per OCR token).
@@ -503,7 +500,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         found with the full metric, with the lexicon words each word becomes with
         one of the edits undone (``ad`` -> ``all``: OCR ``d`` for ``ll``), which
         the indexes could miss
-        (:meth:`skocrcost._noisy_channel.NoisyChannelDecoder.candidates`).
+        (:meth:`skocrcost.correction.NoisyChannelDecoder.candidates`).
         """
         metric = neighbors.metric_
         retrieval = metric
@@ -763,28 +760,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         return float(np.mean(self.predict(X) == np.array(y, dtype=object)))
 
 
-def _real_word_counts(ocr_words, truth_words, lexicon):
-    """``{word: (right, seen)}``: how often each lexicon word in ``ocr_words`` was right."""
-    seen, right = Counter(), Counter()
-    for o, t in zip(ocr_words, truth_words, strict=True):
-        if o in lexicon:
-            seen[o] += 1
-            right[o] += o == t
-    return {w: (right[w], n) for w, n in seen.items()}
-
-
-def _mixed_case_prior(ocr_words, truth_words, lexicon):
-    """The smoothed share of the OCR words in mixed case (as the decoder's ``_mixed``
-    reads them: not a ``lexicon`` word as listed) that are their truth word."""
-    lexicon = lexicon or ()
-    right = n = 0
-    for o, t in zip(ocr_words, truth_words, strict=True):
-        if o not in lexicon and mixed_case(o):
-            n += 1
-            right += o == t
-    return (right + 1) / (n + 2)
-
-
 def _is_sequences(X):
     """Whether ``X`` holds token sequences (its first item is a list, tuple or array)."""
     if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or len(X) == 0:
@@ -810,45 +785,3 @@ def _check_sequence_pairs(X, y):
         X_seq.append(a)
         y_seq.append(b)
     return X_seq, y_seq
-
-
-class _UnigramPrior:
-    """The corrector's context-free word prior, with a language model's interface."""
-
-    order = 1  # no context
-
-    def __init__(self, lexicon, log_prior, weight):
-        self.log_prior = dict(zip((w.lower() for w in lexicon), weight * log_prior))
-        self.floor = weight * float(np.min(log_prior))
-
-    def log_probabilities(self, words, context=()):
-        return np.array([self.log_prior.get(w, self.floor) for w in words])
-
-    def _log_probability_pairs(self, words, contexts):
-        return self.log_probabilities(words)
-
-    def _log_probability_grid(self, words, contexts):
-        return np.tile(self.log_probabilities(words), (len(contexts), 1))
-
-
-class _Spelling:
-    """Character bigram model of tokens, with start and end marks, add-0.1 smoothed."""
-
-    SMOOTHING = 0.1
-
-    def __init__(self, words):
-        self.pairs, self.contexts = Counter(), Counter()
-        for w in words:
-            marked = "\x02" + w + "\x03"
-            self.pairs.update(zip(marked, marked[1:]))
-            self.contexts.update(marked[:-1])
-        self.n_outcomes = len(set(self.contexts) | {"\x03"}) + 1  # + any unseen character
-
-    def surprisal(self, x):
-        """``-ln P(x)``: the bigrams of ``x`` from its start mark to its end mark."""
-        a, n = self.SMOOTHING, self.n_outcomes
-        marked = "\x02" + x + "\x03"
-        return -sum(
-            math.log((self.pairs[p] + a) / (self.contexts[p[0]] + a * n))
-            for p in zip(marked, marked[1:])
-        )

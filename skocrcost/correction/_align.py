@@ -1,0 +1,83 @@
+"""Token alignment of OCR lines with their truth, and the word pairs a channel learns from."""
+
+from __future__ import annotations
+
+from ..metrics import WeightedLevenshtein
+from ._tokens import split_core, split_token
+
+
+def aligned_tokens(ocr_lines, truth_lines):
+    """Per line pair, the ``(OCR token, truth token)`` columns of a word-level alignment.
+
+    Unit Levenshtein over whitespace tokens (a changed token is one
+    substitution); ``None`` marks a gap (a token only one side has).
+    """
+    ids, inverse = {}, []
+
+    def code(line):
+        out = []
+        for t in line.split():
+            if t not in ids:
+                ids[t] = len(ids)
+                inverse.append(t)
+            out.append(chr(0x10000 + ids[t]))  # past the BMP's surrogates
+        return "".join(out)
+
+    a = [code(line) for line in ocr_lines]
+    b = [code(line) for line in truth_lines]
+    _, src, tgt, pair = WeightedLevenshtein().align_batch(a, b, 1)
+    lines = [[] for _ in a]
+    for s, g, i in zip(src.tolist(), tgt.tolist(), pair.tolist(), strict=True):
+        lines[i].append(
+            (inverse[s - 0x10000] if s >= 0 else None, inverse[g - 0x10000] if g >= 0 else None)
+        )
+    return lines
+
+
+def token_pairs(ocr_lines, truth_lines, gaps=False):
+    """Token sequences for ``OCRCorrector.fit``: the aligned tokens of each line pair.
+
+    The columns of :func:`aligned_tokens` that have a token on both sides, as
+    they are (punctuation and case kept): ``fit`` cuts them into words for the
+    channel and learns the punctuation rules from them.  With ``gaps`` every
+    column is kept, ``""`` standing for the side without a token, so that the
+    lines are whole: ``fit`` then also learns the spacing rules (a spaced-out
+    ``-`` attached to its neighbours, a stray ``•`` dropped) and the language
+    model reads every truth token.
+
+    Returns
+    -------
+    X, y : list of list of str
+        One list of OCR tokens and one of truth tokens per line pair.
+    """
+    X, y = [], []
+    for line in aligned_tokens(ocr_lines, truth_lines):
+        if gaps:
+            pairs = [(o or "", t or "") for o, t in line]
+        else:
+            pairs = [(o, t) for o, t in line if o is not None and t is not None]
+        X.append([o for o, _ in pairs])
+        y.append([t for _, t in pairs])
+    return X, y
+
+
+def training_words(ocr_tokens, truth_tokens, max_length_change=1 / 3):
+    """The word pairs a word-for-word channel learns from, out of aligned tokens.
+
+    Each pair of tokens gives its cores cut into words (:func:`split_core`); a
+    pair whose word counts differ is dropped, and so is a pair of words whose
+    lengths differ by more than ``max_length_change`` of the true word's (at
+    least one character): those are split or merged words and alignment
+    accidents, which a word-for-word channel should not learn from.
+    """
+    xs, ys = [], []
+    for o, t in zip(ocr_tokens, truth_tokens, strict=True):
+        a = split_core(split_token(o)[1])[::2]
+        b = split_core(split_token(t)[1])[::2]
+        if len(a) != len(b):
+            continue
+        for u, v in zip(a, b, strict=True):
+            if u and v and abs(len(u) - len(v)) <= max(1, int(len(v) * max_length_change)):
+                xs.append(u)
+                ys.append(v)
+    return xs, ys

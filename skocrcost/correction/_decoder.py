@@ -1,0 +1,697 @@
+"""Noisy-channel correction of running text: channel cost plus a word language model.
+
+Each whitespace token of a line is split into leading punctuation, a core and
+trailing punctuation, and the core into words at its inner punctuation other than
+apostrophes (``Russell-street`` is two words, ``George's`` one), unless it is a
+lexicon word with or without its hyphens (``dining-room``, ``mer-chandise``
+broken at a line end), which is left as it is.  Each word ``o``
+(looked up as it is when it is a lexicon word, lower-cased otherwise) is compared
+with its ``n_candidates`` nearest lexicon words (and as many of the nearest words
+seen in training).  A candidate ``w`` scores, in cost units (the channel model's
+``Z``, so one unit is the surprisal of a uniform edit):
+
+    cost(o -> w) + change + lm_weight * (-ln P_LM(w | the words read before it)) / Z
+
+For a lexicon word (real-word errors, Mays, Damerau and Mercer 1991) the observed
+word is right with prior probability ``alpha``: keeping it scores
+``-ln(alpha) / Z + lm_weight * (-ln P_LM(o | ...)) / Z`` and ``change =
+-ln(1 - alpha) / Z``.  For a word outside the lexicon keeping it scores the
+rejection cost ``reject_cost`` alone (names, numbers and abbreviations stay as
+they are unless a candidate is cheaper) and ``change = 0``: the rejection cost is
+the surprisal of a correct out-of-lexicon word, so the language model's
+unknown-word fallback (a singleton's probability, far below the real share of
+such words) is not added to it.  Keeping it may also score as a spelling
+variant of a candidate ``w`` (``variant_cost``): the variant channel's cost of
+``o`` given ``w`` plus the language model's score of ``w``, so that against
+correcting to ``w`` only the two channels compete.  The chosen word takes the case pattern of the
+observed one; punctuation and spacing are kept.  The LM sees lower-cased words
+(:func:`lm_sentence`), and a line starts with ``<s>``.  The decoder reads each
+line as the cheapest path through these scores (:class:`NoisyChannelDecoder`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import NamedTuple
+
+import numpy as np
+
+from ._tokens import (
+    WHITESPACE,
+    correctable,
+    join_halves,
+    looked_up,
+    match_case,
+    mixed_case,
+    split_core,
+    split_token,
+)
+
+# Entries of a decoder's cache of language-model probabilities (each a few hundred
+# bytes: a context, a word and the log-probabilities of its candidates).
+LM_CACHE_SIZE = 300_000
+
+
+class _Readings(NamedTuple):
+    """The one-word readings of a looked-up word (see ``NoisyChannelDecoder._choose``)."""
+
+    words: list  # as output: the word itself first, then its candidates
+    lower: list  # as the language model sees them
+    scores: np.ndarray  # context-free, in cost units
+    priced: np.ndarray  # bool: whether the language model prices the reading
+    index: np.ndarray  # each reading's position in ``every``
+    every: list  # the word and all its candidates, lower-cased (the LM cache's columns)
+
+
+class NoisyChannelDecoder:
+    """Noisy-channel decoding of lines by a beam search over each line's readings.
+
+    Every correctable word of a line has its readings: kept as it is, one of its
+    candidates, or (``split_cost``) cut into lexicon words; two neighbouring
+    tokens may also be read as one word (``join_cost``).  A reading's score is
+    context-free (channel cost, prior, rejection) plus the language model's
+    surprisal of its words after the words read before them, all in cost units,
+    so a line's score is the sum along a path through these readings and the
+    decoder looks for the cheapest path.  Hypotheses with the same last
+    ``order - 1`` words have the same future and merge (the cheaper survives);
+    after each word the ``beam_width`` cheapest are kept.  So a choice is also
+    judged by the words after it; with a beam as wide as the number of
+    hypotheses the search is exact, and a width of 1 is greedy left-to-right
+    decoding.
+
+    Beyond word-for-word correction, three options change how much is trusted or
+    rewritten, all scored in the same cost units:
+
+    * ``split_cost``: an out-of-lexicon word may be cut into two or more lexicon
+      words (lost spaces, ``ofthe`` -> ``of the``, ``minerswhohearthesefew`` ->
+      ``miners who hear these few``) at this cost per cut, plus each word's
+      real-word prior and language-model score in context; the cuts of a word
+      are searched as the line is (by LM state, ``beam_width`` kept at each
+      position of the word).
+    * ``join_cost``: two neighbouring tokens may become one word (a spurious space
+      or a line-break hyphen, ``retu rned`` and ``pro- perty``) at this cost plus
+      the joined word's score, against the two tokens' scores.  Across a space
+      the joined form must be a lexicon word and one of the two tokens must not
+      be; after a line-break hyphen it is corrected like any word.
+    * ``recurrence_weight``: keeping an out-of-lexicon word gets cheaper by this
+      much per natural log of the number of times the word occurs in the text
+      being corrected (a spelling the text keeps using, such as ``haue``, is
+      more likely right than a misreading).
+    * ``variant_cost``: keeping an out-of-lexicon word ``o`` may also be read as
+      "the writer meant the candidate ``w`` and spelled it ``o``" (``vnworthy``
+      for ``unworthy``): ``variant_cost(o, w) + variant_offset`` plus the
+      language model's score of ``w``, the cheapest over the candidates,
+      competes with the rejection cost as the score of keeping ``o``.
+
+    Parameters
+    ----------
+    neighbors : fitted EditDistanceNeighbors
+        Over the lexicon; its distances are the channel costs.
+    normaliser : float
+        ``Z`` of the channel model, to put ``-ln P_LM`` in cost units.
+    language_model : fitted KatzBackoffLM or None
+        None, or ``lm_weight = 0``: channel-only correction.
+    word_priors : dict or None
+        A real-word prior of its own for some lexicon words (looked up as
+        :meth:`_key` does), in place of ``real_word_prior``: the share of a
+        word's occurrences in the OCR of the training pairs that were right,
+        smoothed (``OCRCorrector(real_word_smoothing=...)``): ``ad`` is ``all``
+        in 51 of ICDAR 2017's 55, ``be`` is right in 2,744 of 2,774.
+    reject_cost : float or callable
+        The cost of keeping an out-of-lexicon word, or a function of that
+        (lower-cased) word giving it.
+    split_cost, join_cost : float or None
+        Cost units; None never splits (joins).
+    recurrence_weight : float
+        Cost units per natural log of an out-of-lexicon word's count.
+    variant_cost : callable or None
+        ``variant_cost(o, words)``: for each lexicon word ``w`` of ``words``, the
+        cost (cost units) of ``o`` being a correct variant spelling of ``w``
+        (``-ln P(variant) - ln P(o | w, variant)``, over ``Z``); None: off.
+    variant_offset : float
+        Added to every variant cost (cost units); inf: off.
+    mixed_case_prior : float in (0, 1) or None
+        The probability that a word the OCR wrote in mixed case (a capital after
+        a small letter, ``aU``, ``feU``, ``wTas``) is right as it is, lexicon
+        word or not: keeping it costs ``-ln mixed_case_prior``, changing it
+        ``-ln(1 - mixed_case_prior)`` plus the channel cost, in place of the
+        real-word prior or the rejection cost (OCR misreads ``ll`` as ``U``;
+        writers seldom mix cases).  None: such words are read like any other.
+    beam_width : int
+        Hypotheses kept after each word.
+    seen_neighbors : fitted EditDistanceNeighbors or None
+        Over the lexicon words seen in training: their ``n_candidates`` nearest
+        are candidates too (the nearest of a large lexicon are mostly rare words).
+    metric : WeightedLevenshtein or None
+        The channel costs when the indexes search by other (upper-bound) costs:
+        the words found are rescored by it.  None: the indexes' own costs.
+    surface : callable or None
+        ``surface(tokens)``: a line's corrected tokens with their punctuation
+        and case fixed (:meth:`SurfaceRules.apply`); None keeps them.
+    join_hyphen : container of str
+        What may end the first of two joined tokens (``""``: its word, ``"-"``:
+        a line-break hyphen) for the joined word to be written with a hyphen
+        where they meet (``de sired`` -> ``de-sired``; :attr:`SurfaceRules.join`);
+        other joins are closed up (``desired``).
+    recapitalise : callable or None
+        ``recapitalise(token)``: the token with the capitals the OCR wrote after
+        a small letter read as the training pairs show them
+        (:meth:`SurfaceRules.recapitalise`: ``aU`` -> ``all``), before it is
+        corrected; None reads tokens as they are.
+    close_up : callable or None
+        ``close_up(token, words)``: the token with a word the OCR kept broken by
+        a line-break hyphen closed up (:meth:`SurfaceRules.close_up`:
+        ``sym-pathy`` -> ``sympathy``), given the lexicon, before it is
+        corrected; None leaves such words.
+    """
+
+    def __init__(
+        self,
+        neighbors,
+        normaliser,
+        language_model=None,
+        *,
+        lm_weight=1.0,
+        real_word_prior=0.99,
+        word_priors=None,
+        reject_cost=1.0,
+        n_candidates=10,
+        split_cost=None,
+        join_cost=None,
+        recurrence_weight=0.0,
+        variant_cost=None,
+        variant_offset=math.inf,
+        mixed_case_prior=None,
+        beam_width=8,
+        seen_neighbors=None,
+        metric=None,
+        surface=None,
+        join_hyphen=(),
+        recapitalise=None,
+        close_up=None,
+    ):
+        self.neighbors = neighbors
+        self.surface = surface
+        self.recapitalise = recapitalise
+        self.close_up = close_up
+        # The multi-character edits (OCR piece, truth piece) a word may have undone.
+        rules = metric.costs.rules if metric is not None else ()
+        self._rules = [(s, t) for s, t, _ in rules if s]
+        self.join_hyphen = join_hyphen
+        self.seen_neighbors = seen_neighbors
+        self.metric = metric
+        self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
+        self.words = set(self.lexicon) if self.lexicon is not None else set()
+        self.normaliser = normaliser
+        self.language_model = language_model
+        self.lm_weight = lm_weight
+        self.real_word_prior = real_word_prior
+        self.word_priors = word_priors or {}
+        self.reject_cost = reject_cost
+        self.n_candidates = n_candidates
+        self.split_cost = split_cost
+        self.join_cost = join_cost
+        self.recurrence_weight = recurrence_weight
+        self.variant_cost = variant_cost
+        self.variant_offset = variant_offset
+        self.mixed_case_prior = mixed_case_prior
+        self.beam_width = beam_width
+        # The hypotheses' LM state: the last order - 1 words (None: the whole context).
+        order = getattr(language_model, "order", None) if self._uses_lm() else 1
+        self.context_size = order - 1 if isinstance(order, int) else None
+        self._cache = {}  # looked-up word -> its candidates (independent of the parameters)
+        self._variant_cache = {}
+        # (context, looked-up word, its number of readings) -> ln P_LM of its readings,
+        # unweighted
+        self._lm_cache = {}
+        self.lm_cache_size = LM_CACHE_SIZE  # entries; emptied when full
+        self._counts = Counter()
+        self._readings_cache = {}
+
+    def candidates(self, observed):
+        """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
+
+        The ``n_candidates`` nearest lexicon words, and as many of the words seen
+        in training when ``seen_neighbors`` is given, by cost (ties: lexicon first).
+        When ``metric`` has multi-character edits, which the indexes cannot
+        read, the words are found by the indexes' costs and ranked by
+        ``metric``, and the lexicon words that the word becomes with one such
+        edit undone (:meth:`_undone`) join them: as many as the indexes found
+        are kept.
+        """
+        new = [o for o in dict.fromkeys(observed) if o not in self._cache]
+        if not new:
+            return
+        found = {o: {} for o in new}
+        for nn in (self.neighbors, self.seen_neighbors):
+            if nn is None:
+                continue
+            k = min(self.n_candidates, len(nn.lexicon_))
+            dist, ind = nn.kneighbors(new, n_neighbors=k)
+            for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
+                for j, c in zip(i, d, strict=True):
+                    near.setdefault(nn.lexicon_[j], c)
+        keep = {o: len(near) for o, near in found.items()}
+        for o, near in found.items():
+            for word in self._undone(o):  # ad -> all: d for ll, two edits apart without it
+                if word in self.words:
+                    near.setdefault(word, math.inf)  # (the index's cost is not known)
+        for o, near in found.items():
+            if self.metric is not None:  # one call for all of the word's candidates
+                near = dict(zip(near, self.metric.pairwise([o], list(near))[0].tolist()))
+            words = sorted(near, key=near.get)[: keep[o]]  # stable: ties keep the lexicon's order
+            self._cache[o] = (words, np.array([near[w] for w in words]))
+
+    def _undone(self, o):
+        """``o`` with one multi-character edit of ``metric`` undone (``ad`` -> ``all``
+        for OCR ``d`` read from ``ll``), each way once."""
+        out = []
+        for source, target in self._rules:
+            at = o.find(source)
+            while at >= 0:
+                out.append(o[:at] + target + o[at + len(source) :])
+                at = o.find(source, at + 1)
+        return list(dict.fromkeys(u for u in out if u != o))
+
+    # -- the scores of readings ---------------------------------------------------------
+    def _uses_lm(self):
+        return self.language_model is not None and bool(self.lm_weight)
+
+    def _log_probability_pairs(self, words, contexts):
+        """Unweighted ``ln P_LM(words[i] | contexts[i])`` for each ``i``."""
+        lm = self.language_model
+        pairs = getattr(lm, "_log_probability_pairs", None)  # KatzBackoffLM: one look-up
+        if pairs is not None:
+            return pairs(words, contexts)
+        return np.array([lm.log_probability(w, c) for w, c in zip(words, contexts, strict=True)])
+
+    def _log_probability_grid(self, words, contexts):
+        """Unweighted ``ln P_LM(words[j] | contexts[i])``, shape (len(contexts), len(words))."""
+        grid = getattr(self.language_model, "_log_probability_grid", None)
+        if grid is not None:  # KatzBackoffLM: each context and word looked up once
+            return grid(words, contexts)
+        logp = self._log_probability_pairs(
+            list(words) * len(contexts), [c for c in contexts for _ in words]
+        )
+        return np.reshape(logp, (len(contexts), len(words)))
+
+    def _keep_known(self):
+        """The context-free score of keeping a lexicon word: its real-word prior."""
+        return -math.log(self.real_word_prior) / self.normaliser
+
+    def _recurrence(self, o):
+        """How much cheaper keeping the out-of-lexicon word ``o`` gets for its recurrences."""
+        if self.recurrence_weight and self._counts[o] > 1:
+            return self.recurrence_weight * math.log(self._counts[o])
+        return 0.0
+
+    def _keep_unknown(self, o):
+        """The score of keeping the out-of-lexicon word ``o`` (its recurrences lower it)."""
+        reject = self.reject_cost
+        return (reject(o) if callable(reject) else reject) - self._recurrence(o)
+
+    def _keep_variant(self, o, words, lm):
+        """The score of keeping ``o`` as a variant spelling of one of ``words`` (LM scores ``lm``).
+
+        ``variant_cost(o, w) + variant_offset + lm`` at its lowest over the
+        candidates: the writer meant ``w`` (the language model's score, as for
+        correcting to ``w``) and spelled it ``o``; its recurrences lower it as
+        they lower the rejection cost; inf when variants are off.  ``lm`` has a
+        row per hypothesis (its context), and so has the result.
+        """
+        if self.variant_cost is None or not words or self.variant_offset == math.inf:
+            return math.inf
+        if o not in self._variant_cache:  # the candidates of o never change
+            self._variant_cache[o] = np.asarray(self.variant_cost(o, words), dtype=float)
+        best = np.min(self._variant_cache[o] + lm, axis=-1)
+        return best + self.variant_offset - self._recurrence(o)
+
+    def _choose(self, o, mixed=False):
+        """The one-word readings of the looked-up word ``o`` (:class:`_Readings`).
+
+        Keeping ``o`` comes first, then its candidates (none at an infinite
+        score).  The LM does not price keeping an out-of-lexicon word: the
+        rejection cost is already the surprisal of a correct unknown word.
+        ``mixed``: ``o`` was written in mixed case (``mixed_case_prior``).
+        """
+        readings = self._readings_cache.get((o, mixed))
+        if readings is not None:
+            return readings
+        z = self.normaliser
+        if o not in self._cache:  # a lexicon word reached by a join: no candidates fetched
+            words, scores, priced = [o], [self._keep_known()], [True]
+        else:
+            candidates, costs = self._cache[o]
+            known = o in self.words
+            if mixed:
+                prior = self.mixed_case_prior
+                keep, change = -math.log(prior) / z, -math.log1p(-prior) / z
+            elif known:
+                prior = self.word_priors.get(o, self.real_word_prior)
+                keep = -math.log(prior) / z
+                change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
+            else:
+                keep, change = self._keep_unknown(o), 0.0
+            words = [o, *(w for w in candidates if w != o)]
+            scores = [keep, *(c + change for w, c in zip(candidates, costs) if w != o)]
+            priced = [known] + [True] * (len(words) - 1)
+        scores = np.asarray(scores, dtype=float)
+        index = np.flatnonzero(scores < math.inf)
+        if not len(index) or index[0]:  # keeping the word is always a reading (variants)
+            index = np.concatenate([[0], index])
+        readings = _Readings(
+            words=[words[k] for k in index],
+            lower=[words[k].lower() for k in index],
+            scores=scores[index],
+            priced=np.asarray(priced)[index],
+            index=index,
+            every=[w.lower() for w in words],
+        )
+        self._readings_cache[o, mixed] = readings
+        return readings
+
+    def _lm_scores(self, o, contexts, mixed=False):
+        """``lm_weight * -ln P_LM`` (cost units) of the readings of ``o`` after each context.
+
+        Shape (len(contexts), number of readings).  The unweighted log-probabilities
+        of every candidate are cached per (context, ``o``): they do not depend on
+        the decoder's parameters, so decoders sharing ``_lm_cache`` share them.
+        """
+        r = self._choose(o, mixed)
+        out = np.zeros((len(contexts), len(r.scores)))
+        if not self._uses_lm():
+            return out
+
+        def rows(missing):
+            return self._log_probability_grid(r.every, [c for (c, _, _) in missing])
+
+        # Keyed by the number of readings too: a word first reached by a join has no
+        # candidates fetched (one reading), and may have them in a later call.
+        n = len(r.every)
+        cache = self._cached_lm([(c, o, n) for c in contexts], rows)
+        logp = np.array([cache[c, o, n] for c in contexts])[:, r.index[r.priced]]
+        out[:, r.priced] = -self.lm_weight / self.normaliser * logp
+        return out
+
+    def _cached_lm(self, keys, compute):
+        """``_lm_cache`` holding every key of ``keys``; ``compute(missing keys)`` gives
+        their values in order.  A cache that would outgrow ``lm_cache_size`` is
+        emptied first (bounded memory on long texts; it fills again)."""
+        cache = self._lm_cache
+        missing = [key for key in dict.fromkeys(keys) if key not in cache]
+        if missing and len(cache) + len(missing) > self.lm_cache_size:
+            cache.clear()
+            missing = list(dict.fromkeys(keys))
+        if missing:
+            cache.update(zip(missing, compute(missing), strict=True))
+        return cache
+
+    def _pieces(self, o):
+        """For each start ``p`` of ``o``, the ends ``q`` of the lexicon words ``o[p:q]``.
+
+        A cut of ``o`` is a path of such words from its start to its end (any number
+        of them, at least two: ``o`` itself is no lexicon word when it is cut).
+        """
+        words, n = self.words, len(o)
+        return [[q for q in range(p + 1, n + 1) if o[p:q] in words] for p in range(n)]
+
+    def _read_cuts(self, beam, o, where, extra):
+        """The hypotheses after reading ``o`` cut into lexicon words (:meth:`_pieces`).
+
+        A search along ``o`` as :meth:`_search` goes along a line: the hypotheses at
+        each position of ``o`` merge by LM state and are pruned to ``beam_width``, and
+        each goes on with every lexicon word starting there, for that word's real-word
+        prior and LM score plus ``split_cost`` for every word after the first.
+        Returns ``[(score, state, back)]``.
+        """
+        pieces, n = self._pieces(o), len(o)
+        if not pieces or not pieces[0]:
+            return []
+        keep, weight = self._keep_known(), -self.lm_weight / self.normaliser
+        at = [{} for _ in range(n + 1)]  # {state: (score, (parts so far, beam's back))}
+        for s, state, back in beam:
+            self._offer(at[0], s + extra, state, ((), back))
+        for p in range(n):
+            if not at[p] or not pieces[p]:
+                continue
+            hyps = self._best(at[p])
+            ends = pieces[p]
+            steps = [(state, o[p:q]) for _, state, _ in hyps for q in ends]
+            if self._uses_lm():
+                # (context, word, None): a word of its own, not a looked-up word's readings
+                cache = self._cached_lm(
+                    [(c, w, None) for c, w in steps],
+                    lambda missing: self._log_probability_pairs(
+                        [w for _, w, _ in missing], [c for c, _, _ in missing]
+                    ).tolist(),
+                )
+                lm = [weight * cache[c, w, None] for c, w in steps]
+            else:
+                lm = [0.0] * len(steps)
+            cost = keep + (self.split_cost if p else 0.0)
+            it = iter(lm)
+            for s, state, (parts, back) in hyps:
+                for q in ends:
+                    word = o[p:q]
+                    self._offer(
+                        at[q], s + cost + next(it), self._shift(state, word), ((*parts, word), back)
+                    )
+        return [(s, state, (back, where, parts)) for state, (s, (parts, back)) in at[n].items()]
+
+    def _shift(self, context, word):
+        """The LM state after ``word``: the last ``context_size`` words."""
+        m = self.context_size
+        if m is None:
+            return (*context, word)
+        return (*context, word)[len(context) + 1 - m :] if m else ()
+
+    # -- tokens --------------------------------------------------------------------------
+    def _key(self, word):
+        """The form looked up in the lexicon (:func:`looked_up`)."""
+        return looked_up(word, self.words)
+
+    def _hyphenated_word(self, core):
+        """Whether ``core`` is one lexicon word with hyphens (``dining-room``, ``mer-chandise``).
+
+        Such a core is left as it is: its pieces are not words to correct.
+        """
+        word = core.lower()
+        return word in self.words or word.replace("-", "") in self.words
+
+    def _slots(self, token):
+        """The words of a token: ``(piece index, looked-up word, correctable, mixed)``
+        each; ``mixed``: written in mixed case and priced by ``mixed_case_prior``."""
+        pieces = split_core(split_token(token)[1])
+        whole = len(pieces) > 1 and self._hyphenated_word("".join(pieces))
+        return [
+            (j, self._key(p), correctable(p) and not whole, self._mixed(p))
+            for j, p in enumerate(pieces)
+            if j % 2 == 0 and p
+        ]
+
+    def _rewritten(self, token):
+        """``token`` as it is corrected: ``recapitalise``, then ``close_up``."""
+        if self.recapitalise is not None:
+            token = self.recapitalise(token)
+        return token if self.close_up is None else self.close_up(token, self.words)
+
+    def _mixed(self, word):
+        """Whether ``word`` (as written) gets the ``mixed_case_prior``: a mixed-case
+        word, unless the lexicon has it so."""
+        return self.mixed_case_prior is not None and word not in self.words and mixed_case(word)
+
+    def _words(self, token):
+        """The correctable words of a token, as looked up."""
+        return (o for _, o, fix, _ in self._slots(token) if fix)
+
+    def _joinable(self, a, b):
+        """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined, else None.
+
+        They must have the shape of one word (:func:`join_halves`); across a space
+        the joined form must be a lexicon word and one of the two must not be
+        (``a way`` stays two words).
+        """
+        halves = join_halves(a, b)
+        if halves is None:
+            return None
+        core_a, core_b, trail_a = halves
+        joined = self._key(core_a + core_b)
+        if not trail_a:  # across a space: a lexicon word, from at least one non-word
+            words = self.words
+            if joined not in words or (self._key(core_a) in words and self._key(core_b) in words):
+                return None
+        return joined
+
+    def correct_tokens(self, sequences):
+        """Correct each sequence of whitespace tokens (the tokens of one line each).
+
+        A token joined to the one before it (``join_cost``) comes back empty.
+        """
+        sequences = [[self._rewritten(t) for t in seq] for seq in sequences]
+        looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
+        self._counts = Counter(looked_up)
+        self._readings_cache = {}  # keeping an unknown word depends on the counts
+        if self.join_cost is not None:  # words after a line-break hyphen need candidates
+            looked_up += [
+                j
+                for seq in sequences
+                for a, b in zip(seq, seq[1:])
+                if a.endswith("-") and (j := self._joinable(a, b)) is not None
+            ]
+        self.candidates(looked_up)
+        return [self._search(seq)[0] for seq in sequences]
+
+    def correct_lines(self, lines):
+        """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs)."""
+        split = [WHITESPACE.split(line) for line in lines]
+        for parts, tokens in zip(split, self.correct_tokens(p[::2] for p in split), strict=True):
+            for k, token in enumerate(tokens):
+                if not token and parts[2 * k]:  # joined to the token before: drop the space
+                    # (a line's first token can only be dropped: then the space after it)
+                    parts[2 * k - 1 if k else min(1, len(parts) - 1)] = ""
+            parts[::2] = tokens
+        return ["".join(parts) for parts in split]
+
+    # -- the search ----------------------------------------------------------------------
+    def _search(self, tokens):
+        """The cheapest reading of a line of tokens: ``(corrected tokens, its score)``.
+
+        ``ends[i]`` holds the hypotheses that have read the first ``i`` tokens, as
+        ``{LM state: (score, back)}``; ``back`` links the readings chosen, newest first.
+        """
+        n = len(tokens)
+        start = ("<s>",) * self.context_size if self.context_size is not None else ("<s>",)
+        ends = [{} for _ in range(n + 1)]
+        ends[0][start] = (0.0, None)
+        for i in range(n):
+            beam = self._best(ends[i])
+            self._merge(ends[i + 1], self._through_token(beam, i, tokens[i]))
+            if self.join_cost is not None and i + 1 < n:
+                joined = self._joinable(tokens[i], tokens[i + 1])
+                if joined is not None:
+                    self._merge(ends[i + 2], self._read(beam, joined, (i, None), self.join_cost))
+        score, back = min(ends[n].values(), key=lambda h: h[0])
+        return self._output(tokens, back), score
+
+    def _best(self, hyps):
+        """The ``beam_width`` cheapest of ``{state: (score, back)}``, as a list of triples."""
+        out = sorted(((s, state, back) for state, (s, back) in hyps.items()), key=lambda h: h[0])
+        return out[: self.beam_width]
+
+    @staticmethod
+    def _merge(into, hyps):
+        """Add hypotheses to ``{state: (score, back)}``, keeping the cheaper of a state."""
+        for s, state, back in hyps:
+            NoisyChannelDecoder._offer(into, s, state, back)
+
+    @staticmethod
+    def _offer(into, s, state, back):
+        """Add one hypothesis to ``{state: (score, back)}`` unless its state has a cheaper one."""
+        old = into.get(state)
+        if old is None or s < old[0]:
+            into[state] = (s, back)
+
+    def _through_token(self, beam, i, token):
+        """The hypotheses after reading every word of token ``i``, each step pruned."""
+        for j, o, fix, mixed in self._slots(token):
+            if fix:
+                beam = self._read(beam, o, (i, j), 0.0, mixed)
+            else:  # a number or a word left alone: context only
+                step = {}
+                self._merge(step, ((s, self._shift(c, o.lower()), b) for s, c, b in beam))
+                beam = self._best(step)
+        return beam
+
+    def _read(self, beam, o, where, extra, mixed=False):
+        """The hypotheses after reading the looked-up word ``o`` at ``where``.
+
+        Each hypothesis goes on with each reading of ``o`` (one word, or a cut
+        when ``split_cost`` allows it), the reading costing ``extra`` more;
+        ``mixed``: ``o`` was written in mixed case.
+        """
+        r = self._choose(o, mixed)
+        cut = (
+            self.split_cost is not None
+            and where[1] is not None
+            and o not in self.words
+            and o.isalpha()
+        )
+        start = np.array([s for s, _, _ in beam]) + extra
+        lm = self._lm_scores(o, [c for _, c, _ in beam], mixed)
+        total = start[:, None] + r.scores + lm
+        # An out-of-lexicon word: kept as a variant of a candidate?  (The prior of a word
+        # in mixed case is already that of its being right as written.)
+        if not (r.priced[0] or mixed):
+            variant = self._keep_variant(o, r.words[1:], lm[:, 1:])
+            total[:, 0] = np.minimum(total[:, 0], start + variant)
+        # Only a hypothesis's beam_width best readings can survive the pruning.
+        width = self.beam_width
+        if total.shape[1] > width:
+            top = np.argpartition(total, width - 1, axis=1)[:, :width]
+            total = np.take_along_axis(total, top, axis=1)
+        else:
+            top = np.broadcast_to(np.arange(total.shape[1]), total.shape)
+        step = {}
+        for (_, context, back), ks, values in zip(beam, top.tolist(), total.tolist(), strict=True):
+            for k, v in zip(ks, values, strict=True):
+                self._offer(step, v, self._shift(context, r.lower[k]), (back, where, (r.words[k],)))
+        if cut:
+            self._merge(step, self._read_cuts(beam, o, where, extra))
+        return self._best(step)
+
+    def _joined(self, word, core_a, core_b, hyphen):
+        """The core written for the word read from the cores ``core_a`` and ``core_b``.
+
+        In the OCR's case; with ``hyphen``, a hyphen where the two meet: after
+        ``core_a``'s letters if the word starts with them, else before
+        ``core_b``'s if it ends with them (the correction changed neither half's
+        length there), else none.
+        """
+        observed = core_a + core_b
+        if word == self._key(observed):
+            core = observed
+        else:
+            core = match_case(word, observed)
+        if not hyphen:
+            return core
+        lower, n_a, n_b = core.lower(), len(core_a), len(core_b)
+        if lower[:n_a] == core_a.lower():
+            at = n_a
+        elif n_b < len(core) and lower[len(core) - n_b :] == core_b.lower():
+            at = len(core) - n_b
+        else:
+            return core
+        return core[:at] + "-" + core[at:] if 0 < at < len(core) else core
+
+    def _output(self, tokens, back):
+        """The corrected tokens from the readings linked from ``back``."""
+        chosen = {}
+        while back is not None:
+            back, where, reading = back
+            chosen[where] = reading
+        out = list(tokens)
+        for i, token in enumerate(tokens):
+            lead, core, trail = split_token(token)
+            if (i, None) in chosen:  # tokens i and i + 1 read as one word
+                (word,) = chosen[(i, None)]
+                hyphen = trail in self.join_hyphen
+                _, core_b, trail = split_token(tokens[i + 1])
+                core = self._joined(word, core, core_b, hyphen)
+                out[i + 1] = ""
+            elif i == 0 or (i - 1, None) not in chosen:  # not the second of a joined pair
+                pieces = split_core(core)
+                for j, o, _, _ in self._slots(token):
+                    reading = chosen.get((i, j))
+                    if reading is None or reading == (o,):
+                        continue
+                    piece = pieces[j]
+                    starts = np.cumsum([0, *map(len, reading)])
+                    pieces[j] = " ".join(
+                        match_case(p, piece[s:]) for p, s in zip(reading, starts, strict=False)
+                    )
+                core = "".join(pieces)
+            else:
+                continue
+            out[i] = lead + core + trail
+        return out if self.surface is None else self.surface(out)

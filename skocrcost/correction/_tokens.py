@@ -1,0 +1,147 @@
+"""Tokens of OCR lines: punctuation around and inside a word, case, what may be corrected."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+WHITESPACE = re.compile(r"(\s+)")
+_CORE = re.compile(r"^(\W*)(.*?)(\W*)$", re.S)
+# Inside a core, runs of punctuation other than the apostrophe separate words:
+# "Russell-street", "A.D", "realities.-Galletti" are corrected word by word.
+_INSIDE = re.compile(r"([^\w']+)")
+
+
+def split_token(token):
+    """``(leading punctuation, core, trailing punctuation)`` of a whitespace token."""
+    lead, core, trail = _CORE.match(token).groups()
+    # Combining marks (category M) are \W to the regex but belong to the letter before
+    # them: "e\u0301" must not be corrected as "e" with a trailing accent.
+    marks = 0
+    while marks < len(trail) and unicodedata.category(trail[marks]).startswith("M"):
+        marks += 1
+    if core and marks:
+        return lead, core + trail[:marks], trail[marks:]
+    return lead, core, trail
+
+
+def split_core(core):
+    """``core`` cut at its inner punctuation: words at even positions, separators at odd.
+
+    Combining marks are ``\\W`` to the regex but belong to the letter before them.
+    """
+    parts = _INSIDE.split(core)
+    for j in range(len(parts) - 2, 0, -2):  # separators, right to left
+        if all(unicodedata.category(c).startswith("M") for c in parts[j]):
+            parts[j - 1 : j + 2] = [parts[j - 1] + parts[j] + parts[j + 1]]
+    return parts
+
+
+def lm_sentence(line):
+    """The words the language model sees for a line: lower-cased words, punctuation dropped."""
+    return [w.lower() for t in line.split() for w in split_core(split_token(t)[1])[::2] if w]
+
+
+def match_case(word, observed):
+    """``word`` with the case pattern of ``observed`` (all capitals, or a capital first).
+
+    ``observed`` reads as all capitals when most of its letters (at least two) are:
+    OCR confuses the case of letters that look alike, so ``FEssALE`` is ``FEMALE``.
+    """
+    letters = [c for c in observed if c.isalpha()]
+    if len(letters) > 1 and 2 * sum(c.isupper() for c in letters) > len(letters):
+        return word.upper()
+    if observed[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word
+
+
+# Tokens longer than this are never corrected: no word is that long, so whatever word
+# replaced such a token (merged words, a URL, garbage) would be a guess.
+MAX_WORD_LENGTH = 64
+
+
+def correctable(core):
+    """Only words with a letter, at most MAX_WORD_LENGTH long, are corrected.
+
+    Numbers, punctuation, symbols, emoji and lone surrogates (no letter) stay.
+    """
+    return len(core) <= MAX_WORD_LENGTH and any(c.isalpha() for c in core)
+
+
+def join_halves(a, b):
+    """``(core of a, core of b, what ends a)`` if tokens ``a`` and ``b`` have the shape of
+    one word split in two, else None.
+
+    ``a`` must end in its word or a line-break hyphen (``""`` or ``"-"``, the
+    third item), ``b`` start with its word, and each be one correctable word.
+    """
+    _, core_a, trail_a = split_token(a)
+    lead_b, core_b, _ = split_token(b)
+    if trail_a not in ("", "-") or lead_b or not (core_a and core_b):
+        return None
+    if len(split_core(core_a)) > 1 or len(split_core(core_b)) > 1:
+        return None
+    if not (correctable(core_a) and correctable(core_b) and correctable(core_a + core_b)):
+        return None
+    return core_a, core_b, trail_a
+
+
+def looked_up(word, words):
+    """The form of ``word`` looked up in ``words``: itself if it is one, else lower-cased."""
+    return word if word in words else word.lower()
+
+
+def broken_word(core, words):
+    """``(core closed up, compound)`` if ``core`` may be one word the OCR kept broken
+    by a line-break hyphen (``sym-pathy``, ``with-out``), else None.
+
+    One hyphen between letters; closed up it is a word of ``words`` and with the
+    hyphen it is not.  ``compound``: its halves are both words, so that the hyphen
+    may be a compound's (``to-day``), a spelling the truth decides word by word.
+    Looked up as the decoder looks words up (:func:`looked_up`).
+    """
+    a, hyphen, b = core.partition("-")
+    if not (hyphen and a.isalpha() and b.isalpha()):
+        return None
+
+    def known(word):
+        return looked_up(word, words) in words
+
+    if not known(a + b) or known(core):
+        return None
+    return a + b, known(a) and known(b)
+
+
+def case_pattern(core):
+    """How a word is cased: "lower", "upper" (two letters or more), "capital" (first
+    letter only), "mixed", or "none" (no letter)."""
+    letters = [c for c in core if c.isalpha()]
+    if not letters:
+        return "none"
+    if all(c.islower() for c in letters):
+        return "lower"
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return "upper"
+    if letters[0].isupper() and all(c.islower() for c in letters[1:]):
+        return "capital"
+    return "mixed"
+
+
+def mixed_case(word):
+    """Whether ``word`` has a capital right after a small letter (``aU``, ``wTas``),
+    which OCR writes for ``ll`` read as ``U`` and the like; not ``d'Oro``, ``AEolian``."""
+    return any(True for _ in inner_capitals(word))
+
+
+def inner_capitals(word):
+    """The positions of the capitals right after a small letter in ``word``."""
+    return (i for i in range(1, len(word)) if word[i].isupper() and word[i - 1].islower())
+
+
+def recase(core, pattern):
+    if pattern == "lower":
+        return core.lower()
+    if pattern == "upper":
+        return core.upper()
+    return core[:1].upper() + core[1:].lower()  # "capital"
