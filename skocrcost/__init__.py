@@ -2,7 +2,12 @@
 
 from ._costs import CostTables
 from ._counting import EditCounts
-from .correction import OCRCorrector
+from .correction import (
+    OCRCorrector,
+    OCRCorrectorCV,
+    character_error_rate,
+    word_error_rate,
+)
 from .datasets import pretrained
 from .edit_distance import WeightedEditDistance
 from .estimator import EditCostEstimator
@@ -21,9 +26,12 @@ __all__ = [
     "EditOperation",
     "KatzBackoffLM",
     "OCRCorrector",
+    "OCRCorrectorCV",
     "WeightedEditDistance",
     "WeightedLevenshtein",
+    "character_error_rate",
     "plot_costs",
     "pretrained",
+    "word_error_rate",
     "__version__",
 ]

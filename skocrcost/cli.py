@@ -4,6 +4,8 @@ import argparse
 import re
 import sys
 
+from ._progress import progress
+
 EXAMPLES = """examples:
   skocrcost demo
       learn OCR error costs on the embedded ICDAR 2017 sample, k by cross-validation
@@ -26,42 +28,6 @@ EXAMPLES = """examples:
 
 # ``--k auto``: k chosen by cross-validation over _demo.K_SEARCH.
 K_AUTO = "auto"
-
-
-class _TextBar:
-    """A progress line on stderr for when tqdm is not installed."""
-
-    def __init__(self, total, desc):
-        self.total, self.desc, self.n = total, desc, 0
-        self._draw()
-
-    def _draw(self):
-        print(f"\r{self.desc}: {self.n}/{self.total}", end="", file=sys.stderr, flush=True)
-
-    def update(self, n=1):
-        self.n += n
-        self._draw()
-
-    def close(self):
-        print(file=sys.stderr, flush=True)
-
-
-class _NoBar:
-    def update(self, n=1):
-        pass
-
-    def close(self):
-        pass
-
-
-def _progress(total, desc, quiet):
-    if quiet:
-        return _NoBar()
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return _TextBar(total, desc)
-    return tqdm(total=total, desc=desc, unit="fit", file=sys.stderr, leave=False)
 
 
 def _say(args, *lines):
@@ -155,7 +121,7 @@ def _fit(args):
     if args.k == K_AUTO:
         if len(X) < args.cv:
             raise ValueError(f"--k auto needs at least --cv={args.cv} pairs, got {len(X)}")
-        bar = _progress(args.cv * len(K_SEARCH) + 1, "choosing k", args.quiet)
+        bar = progress(args.cv * len(K_SEARCH) + 1, "choosing k", args.quiet)
 
         def scored(estimator, X_test, y_test):
             bar.update()
@@ -177,7 +143,7 @@ def _fit(args):
         _say(args, f"k = {est.k:g} chosen by {args.cv}-fold cross-validation "
                    f"(held-out log-likelihood per pair {scores[est.k]:.3f})")  # fmt: skip
     else:
-        bar = _progress(1, "fitting", args.quiet)
+        bar = progress(1, "fitting", args.quiet)
         try:
             est.set_params(k=args.k).fit(X, y)
             bar.update()
@@ -233,7 +199,7 @@ def _neighbors(args):
     n = min(args.n_neighbors, len(lexicon))
     nn = EditDistanceNeighbors(n, metric=metric, n_jobs=args.n_jobs).fit(lexicon)
     batches = range(0, len(queries), NEIGHBOR_BATCH)
-    bar = _progress(len(batches), "searching", args.quiet or len(batches) < 2)
+    bar = progress(len(batches), "searching", args.quiet or len(batches) < 2)
     try:
         for start in batches:
             part = queries[start : start + NEIGHBOR_BATCH]
@@ -284,7 +250,7 @@ def _correct(args):
     words = [w for w in dict.fromkeys(WORD.findall(text)) if not w.isdigit()]
     fixed = {}
     batches = range(0, len(words), NEIGHBOR_BATCH)
-    bar = _progress(len(batches), "correcting", args.quiet or len(batches) < 2)
+    bar = progress(len(batches), "correcting", args.quiet or len(batches) < 2)
     try:
         for start in batches:
             part = words[start : start + NEIGHBOR_BATCH]

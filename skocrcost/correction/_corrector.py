@@ -10,19 +10,23 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._costs import check_flag
 from .._validation import StringInputMixin, check_number, check_pairs, check_strings
+from ..datasets import load_english_words
 from ..estimator import EditCostEstimator
+from ..lm import KatzBackoffLM
 from ..metrics import WeightedLevenshtein
 from ..neighbors import EditDistanceNeighbors
-from ._align import training_words
+from ._align import token_pairs, training_words
+from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import NoisyChannelDecoder
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
 from ._rules import SurfaceRules
-from ._tokens import correctable, lm_sentence
+from ._scoring import word_error_rate
+from ._tokens import lm_sentence
 from ._variants import SpellingVariants
 
 __all__ = ["OCRCorrector"]
@@ -318,12 +322,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
-        "lexicon": ["array-like", None],
+        "lexicon": ["array-like", StrOptions({"english"}), None],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
         "keep_known": ["boolean"],
         "prior_weight": [Interval(Real, 0, None, closed="left")],
         "reject_margin": [Interval(Real, None, None, closed="neither"), None],
-        "language_model": [HasMethods(["fit", "log_probabilities"]), None],
+        "language_model": [HasMethods(["fit", "log_probabilities"]), StrOptions({"katz"}), None],
         "lm_weight": [Interval(Real, 0, None, closed="left")],
         "real_word_prior": [Interval(Real, 0, 1, closed="right")],
         "real_word_smoothing": [Interval(Real, 0, None, closed="neither"), None],
@@ -338,6 +342,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "fix_hyphens": ["boolean"],
         "fix_mixed_case": ["boolean"],
         "beam_width": [Interval(Integral, 1, None, closed="left")],
+        "min_confidence": [Interval(Real, 0, 1, closed="both"), None],
         "n_jobs": [Integral, None],
     }
 
@@ -345,12 +350,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self,
         estimator=None,
         *,
-        lexicon=None,
+        lexicon="english",
         n_candidates=10,
         keep_known=True,
         prior_weight=1.0,
         reject_margin=0.0,
-        language_model=None,
+        language_model="katz",
         lm_weight=1.0,
         real_word_prior=0.99,
         real_word_smoothing=None,
@@ -365,6 +370,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         fix_hyphens=False,
         fix_mixed_case=False,
         beam_width=8,
+        min_confidence=0.5,
         n_jobs=None,
     ):
         self.estimator = estimator
@@ -388,6 +394,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.fix_hyphens = fix_hyphens
         self.fix_mixed_case = fix_mixed_case
         self.beam_width = beam_width
+        self.min_confidence = min_confidence
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
@@ -422,26 +429,28 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
         self._check_correct_params()
-        lexicon = in_lexicon = None
-        if self.lexicon is not None:
-            lexicon = list(dict.fromkeys(check_strings(self.lexicon, "lexicon")))
-            in_lexicon = set(lexicon)
-        sequences = _is_sequences(X)
-        if sequences:
+        if _is_sequences(X):
             X_seq, y_seq = _check_sequence_pairs(X, y)
-            X, y = training_words(
-                [t for seq in X_seq for t in seq], [t for seq in y_seq for t in seq]
-            )
-            if not X:
-                raise ValueError(
-                    "X has no pair of words to learn from (tokens without a word, or "
-                    "only split and merged words); at least one is needed"
-                )
         else:
             X, y = check_pairs(X, y)
-            X_seq, y_seq = [X], [y]  # flat tokens: one running text
+            # Each pair a line: its tokens aligned, every column kept ("" for a gap), so
+            # that the rules see whole lines and the language model every truth token.
+            X_seq, y_seq = token_pairs(X, y, gaps=True)
+        lexicon = in_lexicon = None
+        if isinstance(self.lexicon, str):  # "english"
+            lexicon = _english_lexicon(y_seq)
+            in_lexicon = set(lexicon)
+        elif self.lexicon is not None:
+            lexicon = list(dict.fromkeys(check_strings(self.lexicon, "lexicon")))
+            in_lexicon = set(lexicon)
+        X, y = training_words([t for seq in X_seq for t in seq], [t for seq in y_seq for t in seq])
+        if not X:
+            raise ValueError(
+                "X has no pair of words to learn from (tokens without a word, or "
+                "only split and merged words); at least one is needed"
+            )
         mixed_case_prior = _mixed_case_prior(X, y, in_lexicon)  # before lower-casing
-        if sequences and lexicon is not None:
+        if lexicon is not None:
             # Each word of the sequences as correct() looks it up: lower-cased unless a
             # lexicon word, so the channel learns misread letters, not capitals.
             X, y = ([w if w in in_lexicon else w.lower() for w in z] for z in (X, y))
@@ -456,8 +465,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         language_model = None
         if self.language_model is not None:
             # A clone, so that GridSearchCV can tune language_model__discount.
+            lm = self.language_model
+            lm = KatzBackoffLM(order=3) if isinstance(lm, str) else clone(lm)
             sentences = [lm_sentence(" ".join(seq)) for seq in y_seq]
-            language_model = clone(self.language_model).fit(sentences, None)
+            language_model = lm.fit(sentences, None)
 
         counts = np.array([truth_counts.get(w, 0) for w in lexicon], dtype=float)
         candidate_indexes = self._candidate_indexes(neighbors, lexicon, counts > 0)
@@ -471,6 +482,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         real_word_counts = _real_word_counts(X, y, in_lexicon)
         channel = getattr(estimator, "channel_", None)
         scale = float(channel.normaliser) if channel is not None else 1.0
+
+        confidence = self._fit_confidence(X_seq, y_seq) if self.min_confidence is not None else None
 
         # Every fitted attribute at the end: a failed refit keeps the previous state.
         self.estimator_ = estimator
@@ -486,7 +499,66 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.real_word_counts_ = real_word_counts
         self.mixed_case_prior_ = mixed_case_prior
         self.scale_ = scale
+        self._caches_ = {}
+        if confidence is not None:
+            confidence.features = self._change_features()  # this corrector's parts
+        self.confidence_ = confidence
         return self
+
+    # Lines of the training pairs held out to learn the confidence of changes: every
+    # CONFIDENCE_EVERY-th block of CONFIDENCE_BLOCK lines (a block shares a document),
+    # at most CONFIDENCE_LINES of them, spread over the blocks.
+    CONFIDENCE_BLOCK = 50
+    CONFIDENCE_EVERY = 5
+    CONFIDENCE_LINES = 2000
+
+    def _fit_confidence(self, X_seq, y_seq):
+        """The confidence of changes, learned from the corrections that a corrector
+        fitted on the other lines makes to held-out training lines (None when there
+        are too few lines to hold some out, or their corrections make fewer than
+        ``ChangeConfidence.MIN_CHANGES`` changes to learn from)."""
+        block, every = self.CONFIDENCE_BLOCK, self.CONFIDENCE_EVERY
+        n = len(X_seq)
+        if n < 2 * every:
+            return None
+        block = min(block, max(1, n // (2 * every)))
+        held = [i for i in range(n) if (i // block) % every == every - 1]
+        stride = max(1, len(held) // self.CONFIDENCE_LINES)
+        held = [i for k, i in enumerate(held) if (k // block) % stride == 0]
+        held = held[: self.CONFIDENCE_LINES]
+        chosen = set(held)
+        rest = [i for i in range(n) if i not in chosen]
+        sub = clone(self).set_params(min_confidence=None)
+        try:
+            sub.fit([X_seq[i] for i in rest], [y_seq[i] for i in rest])
+        except ValueError:  # nothing to learn from in the other lines
+            return None
+        # The OCR tokens of the held-out lines, each with its truth token ("" for none).
+        columns = [[(o, t) for o, t in zip(X_seq[i], y_seq[i], strict=True) if o] for i in held]
+        sequences = [[o for o, _ in c] for c in columns]
+        truth = [[t for _, t in c] for c in columns]
+        corrected = sub._decoder().correct_tokens(sequences)
+        confidence = ChangeConfidence(sub._change_features()).fit(sequences, corrected, truth)
+        return confidence if confidence.n_changes_ >= confidence.MIN_CHANGES else None
+
+    def _change_features(self):
+        return ChangeFeatures(
+            set(self.lexicon_),
+            self.language_model_,
+            self.estimator_.metric_,
+            self.scale_,
+            self.spelling_,
+        )
+
+    def _review(self, record=None):
+        """The decoder's review of its changes: those below ``min_confidence`` taken
+        back, each listed in ``record`` if given (None: every change made, unlisted)."""
+        confidence = getattr(self, "confidence_", None)
+        if self.min_confidence is None or confidence is None:
+            if record is None:
+                return None
+            return partial(UNREVIEWED.review, threshold=None, record=record)
+        return partial(confidence.review, threshold=self.min_confidence, record=record)
 
     def _candidate_indexes(self, neighbors, lexicon, seen):
         """Where the running-text decoder finds its candidates (:meth:`_decoder`).
@@ -543,8 +615,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
         lm = self.language_model
-        if lm is not None and (
-            isinstance(lm, type) or not callable(getattr(lm, "log_probabilities", None))
+        if (
+            lm is not None
+            and lm != "katz"
+            and (isinstance(lm, type) or not callable(getattr(lm, "log_probabilities", None)))
         ):
             raise TypeError(
                 "language_model must be a KatzBackoffLM instance (an estimator with fit and "
@@ -617,31 +691,19 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_is_fitted(self)
         if _is_sequences(X):
             sequences = [check_strings(s, f"X[{i}]", allow_empty=True) for i, s in enumerate(X)]
-            return self._decoder().correct_tokens(sequences)
+            corrected = self._decoder().correct_tokens(sequences)
+            review = self._review()
+            return corrected if review is None else review(sequences, corrected)
         X = check_strings(X, "X", allow_empty=True)
-        out = np.array(X, dtype=object)
-        known = set(self.lexicon_) if self.keep_known else set()
-        # Tokens without a letter or too long to be a word stay, as in correct().
-        todo = [i for i, x in enumerate(X) if x not in known and correctable(x)]
-        if not todo:
-            return out
-        scores, ind = self.kneighbors([X[i] for i in todo])
-        offset = self._variant_offset()
-        in_lexicon = set(self.lexicon_) if offset < math.inf else ()
-        for row, i in enumerate(todo):
-            keep = self._keep_score(X[i])
-            if X[i] not in in_lexicon and offset < math.inf:  # or a variant of a candidate
-                words = [self.lexicon_[j] for j in ind[row]]
-                variant = self.variants_.surprisal(X[i], words) + offset
-                keep = min(
-                    keep, float(np.min(variant - self.prior_weight * self.log_prior_[ind[row]]))
-                )
-            if self.reject_margin is not None and scores[row, 0] + self.reject_margin >= keep:
-                continue  # keeping the token as an out-of-lexicon word is more likely
-            out[i] = self.lexicon_[ind[row, 0]]
-        return out
+        return np.array(self._correct_texts(X), dtype=object)
 
-    def correct(self, text):
+    def _correct_texts(self, texts, record=None):
+        """Each text corrected, its lines decoded in one batch (candidates shared)."""
+        lines = [line for text in texts for line in text.split("\n")]
+        corrected = iter(self._decoder().correct_lines(lines, review=self._review(record)))
+        return ["\n".join(next(corrected) for _ in text.split("\n")) for text in texts]
+
+    def correct(self, text, return_confidence=False):
         """Correct running text line by line, with the language model's context.
 
         Each whitespace token is split into leading punctuation, a core and
@@ -665,15 +727,30 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ----------
         text : str
             One or more lines.
+        return_confidence : bool, default=False
+            Also return every change the decoder proposed, with its learned
+            confidence and whether it was made (``min_confidence``), so that a
+            reviewer can look at the uncertain ones only.
 
         Returns
         -------
         str
+            The corrected text.
+        changes : list of Change
+            Only with ``return_confidence``: each proposed change as a
+            ``Change(line, start, stop, original, corrected, confidence,
+            applied)``, ``line`` the index of the line in ``text`` and
+            ``start:stop`` its whitespace tokens; ``confidence`` is NaN when
+            the corrector learned none (``min_confidence=None`` at fit).
         """
         check_is_fitted(self)
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
-        return "\n".join(self._decoder().correct_lines(text.split("\n")))
+        check_flag(return_confidence, "return_confidence")
+        if not return_confidence:
+            return self._correct_texts([text])[0]
+        record = []
+        return self._correct_texts([text], record)[0], record
 
     def _decoder(self):
         """The running-text decoder with the current parameters (see :meth:`correct`)."""
@@ -698,7 +775,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         def variant(x, words):
             return self.variants_.surprisal(x, words) / scale
 
-        return NoisyChannelDecoder(
+        decoder = NoisyChannelDecoder(
             normaliser=scale,
             language_model=lm,
             lm_weight=self.lm_weight if self.language_model_ is not None else 1.0,
@@ -719,6 +796,22 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             close_up=self.surface_rules_.close_up if self.fix_hyphens else None,
             **self._candidate_indexes_,
         )
+        # Candidates and language-model probabilities do not depend on the decoding
+        # weights: every decoder of this fit shares them (per number of candidates).
+        caches = self.__dict__.setdefault("_caches_", {})
+        shared = caches.get(decoder.n_candidates)
+        if shared is None or (
+            10 * len(shared[0]) > 9 * decoder.candidate_cache_size
+            or 10 * len(shared[2]) > 9 * decoder.lm_cache_size
+        ):  # none yet, or nearly full: start afresh rather than overflow in every call
+            shared = caches[decoder.n_candidates] = ({}, {}, {})
+        decoder._cache, decoder._variant_cache, decoder._lm_cache = shared
+        return decoder
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_caches_", None)  # rebuilt on use
+        return state
 
     def _word_priors(self):
         """The decoder's real-word priors of single words (see ``real_word_smoothing``)."""
@@ -743,21 +836,30 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         )
 
     def score(self, X, y):
-        """Accuracy: the share of tokens whose correction equals the truth.
+        """``1 - word error rate`` of the corrected lines against the truth.
 
-        For token sequences (see :meth:`predict`) the share is over all their
-        tokens, corrected in context: ``GridSearchCV`` then tunes ``lm_weight``,
-        ``real_word_prior`` and ``language_model__discount`` as well.
+        The word error rate of :func:`skocrcost.correction.word_error_rate`,
+        over all lines (token sequences are read as lines, their tokens joined
+        by spaces): what users judge a correction by, so ``GridSearchCV`` and
+        ``cross_val_score`` tune and measure that.
+
+        Parameters
+        ----------
+        X : sequence of str, or sequence of sequences of str
+            OCR lines (or token sequences), as for :meth:`predict`.
+        y : sequence of str, or sequence of sequences of str
+            Their truth, shaped like ``X``.
+
+        Returns
+        -------
+        float
         """
         if _is_sequences(X):
-            X_seq, y_seq = _check_sequence_pairs(X, y)
-            hyp = [t for seq in self.predict(X_seq) for t in seq]
-            truth = [t for seq in y_seq for t in seq]
-            if not truth:
-                raise ValueError("X has no token; at least one is needed")
-            return float(np.mean([h == t for h, t in zip(hyp, truth, strict=True)]))
+            X, y = _check_sequence_pairs(X, y)
+            hyp = [" ".join(t for t in seq if t) for seq in self.predict(X)]
+            return 1.0 - word_error_rate([" ".join(t for t in seq if t) for seq in y], hyp)
         X, y = check_pairs(X, y)
-        return float(np.mean(self.predict(X) == np.array(y, dtype=object)))
+        return 1.0 - word_error_rate(y, list(self.predict(X)))
 
 
 def _is_sequences(X):
@@ -785,3 +887,13 @@ def _check_sequence_pairs(X, y):
         X_seq.append(a)
         y_seq.append(b)
     return X_seq, y_seq
+
+
+def _english_lexicon(truth_sequences):
+    """The shipped English words and the truth's words seen twice, lower-cased, most
+    frequent in the truth first (ties: the word list's order)."""
+    counts = Counter(w for seq in truth_sequences for w in lm_sentence(" ".join(seq)))
+    frequent = [w for w, n in counts.items() if n >= 2 and any(c.isalpha() for c in w)]
+    words = dict.fromkeys(w.lower() for w in load_english_words())
+    words.update(dict.fromkeys(frequent))
+    return sorted(words, key=lambda w: -counts.get(w, 0))

@@ -51,6 +51,8 @@ from ._tokens import (
 # Entries of a decoder's cache of language-model probabilities (each a few hundred
 # bytes: a context, a word and the log-probabilities of its candidates).
 LM_CACHE_SIZE = 300_000
+# Entries of a decoder's cache of candidates (a word, its candidates and their costs).
+CANDIDATE_CACHE_SIZE = 200_000
 
 
 class _Readings(NamedTuple):
@@ -220,8 +222,12 @@ class NoisyChannelDecoder:
         # The hypotheses' LM state: the last order - 1 words (None: the whole context).
         order = getattr(language_model, "order", None) if self._uses_lm() else 1
         self.context_size = order - 1 if isinstance(order, int) else None
-        self._cache = {}  # looked-up word -> its candidates (independent of the parameters)
+        # Looked-up word -> its candidates, and its variant costs: independent of the
+        # other parameters, so a corrector hands the same caches to each of its decoders.
+        self._cache = {}
         self._variant_cache = {}
+        self.candidate_cache_size = CANDIDATE_CACHE_SIZE  # entries; emptied when full
+        self._wanted = set()  # the words whose candidates this call reads
         # (context, looked-up word, its number of readings) -> ln P_LM of its readings,
         # unweighted
         self._lm_cache = {}
@@ -240,7 +246,14 @@ class NoisyChannelDecoder:
         edit undone (:meth:`_undone`) join them: as many as the indexes found
         are kept.
         """
-        new = [o for o in dict.fromkeys(observed) if o not in self._cache]
+        observed = list(dict.fromkeys(observed))
+        self._wanted.update(observed)
+        new = [o for o in observed if o not in self._cache]
+        if new and len(self._cache) + len(new) > self.candidate_cache_size:
+            # Bounded memory on long texts: start afresh (new dicts, not cleared ones,
+            # since other threads' decoders may be reading the shared ones).
+            self._cache, self._variant_cache = {}, {}
+            new = observed
         if not new:
             return
         found = {o: {} for o in new}
@@ -339,7 +352,7 @@ class NoisyChannelDecoder:
         if readings is not None:
             return readings
         z = self.normaliser
-        if o not in self._cache:  # a lexicon word reached by a join: no candidates fetched
+        if o not in self._wanted:  # a lexicon word reached by a join: no candidates fetched
             words, scores, priced = [o], [self._keep_known()], [True]
         else:
             candidates, costs = self._cache[o]
@@ -401,7 +414,7 @@ class NoisyChannelDecoder:
         cache = self._lm_cache
         missing = [key for key in dict.fromkeys(keys) if key not in cache]
         if missing and len(cache) + len(missing) > self.lm_cache_size:
-            cache.clear()
+            cache = self._lm_cache = {}  # afresh, as the candidates' cache
             missing = list(dict.fromkeys(keys))
         if missing:
             cache.update(zip(missing, compute(missing), strict=True))
@@ -479,10 +492,36 @@ class NoisyChannelDecoder:
         word = core.lower()
         return word in self.words or word.replace("-", "") in self.words
 
+    def _word_pieces(self, core):
+        """``core`` cut into its words and separators (:func:`split_core`), or whole
+        (``[core]``) when its inner punctuation is OCR noise inside one word.
+
+        Noise: one or two separators of one or two characters other than hyphens
+        and a possessive's ``'s``, between letters, next to a piece that is no
+        lexicon word and before a small letter (``ind.uence``, ``fo,,nd``,
+        ``christm~as``: the channel reads the punctuation as the misread letters
+        it stands for).  ``Mr.Smith``, ``A.D`` and ``realities.-Galletti`` stay cut.
+        """
+        pieces = split_core(core)
+        noise = [
+            j
+            for j in range(1, len(pieces) - 1, 2)
+            if pieces[j] not in ("-", "'s", "\u2019s", "'S", "\u2019S")
+            and len(pieces[j]) <= 2
+            and pieces[j - 1][-1:].isalpha()
+            and pieces[j + 1][:1].islower()
+        ]
+        if not noise or len(noise) > 2:
+            return pieces
+        unknown = any(
+            self._key(pieces[k]) not in self.words for j in noise for k in (j - 1, j + 1)
+        )
+        return [core] if unknown else pieces
+
     def _slots(self, token):
         """The words of a token: ``(piece index, looked-up word, correctable, mixed)``
         each; ``mixed``: written in mixed case and priced by ``mixed_case_prior``."""
-        pieces = split_core(split_token(token)[1])
+        pieces = self._word_pieces(split_token(token)[1])
         whole = len(pieces) > 1 and self._hyphenated_word("".join(pieces))
         return [
             (j, self._key(p), correctable(p) and not whole, self._mixed(p))
@@ -532,6 +571,7 @@ class NoisyChannelDecoder:
         looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
         self._counts = Counter(looked_up)
         self._readings_cache = {}  # keeping an unknown word depends on the counts
+        self._wanted = set()
         if self.join_cost is not None:  # words after a line-break hyphen need candidates
             looked_up += [
                 j
@@ -542,10 +582,20 @@ class NoisyChannelDecoder:
         self.candidates(looked_up)
         return [self._search(seq)[0] for seq in sequences]
 
-    def correct_lines(self, lines):
-        """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs)."""
+    def correct_lines(self, lines, review=None):
+        """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs).
+
+        ``review(sequences, corrected)``, if given, takes the whitespace tokens of
+        the lines and their corrections (:meth:`correct_tokens`) and returns the
+        corrections to write (:class:`skocrcost.correction._confidence.ChangeConfidence`
+        takes back the changes it does not trust).
+        """
         split = [WHITESPACE.split(line) for line in lines]
-        for parts, tokens in zip(split, self.correct_tokens(p[::2] for p in split), strict=True):
+        sequences = [p[::2] for p in split]
+        corrected = self.correct_tokens(sequences)
+        if review is not None:
+            corrected = review(sequences, corrected)
+        for parts, tokens in zip(split, corrected, strict=True):
             for k, token in enumerate(tokens):
                 if not token and parts[2 * k]:  # joined to the token before: drop the space
                     # (a line's first token can only be dropped: then the space after it)
@@ -680,7 +730,7 @@ class NoisyChannelDecoder:
                 core = self._joined(word, core, core_b, hyphen)
                 out[i + 1] = ""
             elif i == 0 or (i - 1, None) not in chosen:  # not the second of a joined pair
-                pieces = split_core(core)
+                pieces = self._word_pieces(core)
                 for j, o, _, _ in self._slots(token):
                     reading = chosen.get((i, j))
                     if reading is None or reading == (o,):

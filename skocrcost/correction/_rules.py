@@ -65,8 +65,9 @@ class SurfaceRules:
       what follows it (as for ``trail``) -> what the truth line shows it to
       be: ``"keep"`` it, attach it to the token on its ``"left"``, on its
       ``"right"`` or on ``"both"`` sides (``there - for`` -> ``there-for``),
-      or ``"drop"`` it.  Each is tried on the whole line, and the one that
-      leaves the fewest word errors against the truth line is counted
+      or ``"drop"`` it.  Each is tried on the ``SPACING_WINDOW`` tokens on each
+      side of it, and the one that leaves the fewest word errors against the
+      truth of those columns is counted
       (``"keep"`` when it is among them; a tie of the others counts against
       every rule).  Learned only from lines whose tokens are all there: the
       sequences of ``token_pairs(..., gaps=True)``.
@@ -132,7 +133,7 @@ class SurfaceRules:
                     trail[to, self._follows(line, k)][tt] += 1
                     case[self._case_key(line, k, co)][case_pattern(ct)] += 1
             if any(_unspelled(o) for o in line):
-                self._count_spacing(spacing, line, [t for t in ys if t])
+                self._count_spacing(spacing, xs, ys)
         self.lead, _ = self._rules(lead, lambda key: key)
         self.trail, self._trail_seen = self._rules(trail, lambda key: key[0])
         self.trail_any, _ = self._rules(self._merged(trail, 1), lambda key: key)
@@ -211,21 +212,34 @@ class SurfaceRules:
                 for way in written.get((halves[0] + halves[1]).lower(), ()):
                     table[halves[2]][way] += 1
 
-    def _count_spacing(self, table, line, truth):
-        """Count, for each token of ``line`` without a letter or digit, the way of
-        spacing it that leaves the fewest word errors against ``truth``."""
+    # Tokens on each side of a token without a word that judge how to space it: the
+    # word errors are counted in this window of the aligned line, not the whole line,
+    # so that a line of n tokens costs O(n), not O(n^2) per such token.
+    SPACING_WINDOW = 6
+
+    def _count_spacing(self, table, ocr, truth):
+        """Count, for each OCR token without a letter or digit, the way of spacing it
+        that leaves the fewest word errors against the truth around it.
+
+        ``ocr`` and ``truth`` are the aligned columns of a line (``""`` for a gap).
+        """
         ids = {}
 
         def code(tokens):  # one code point per token: unit Levenshtein counts word errors
             return "".join(chr(0x10000 + ids.setdefault(t, len(ids))) for t in tokens if t)
 
-        target = code(truth)
+        columns = [c for c, o in enumerate(ocr) if o]
+        line = [ocr[c] for c in columns]
+        w = self.SPACING_WINDOW
         for k, token in enumerate(line):
             if not _unspelled(token):
                 continue
+            lo, hi = max(0, k - w), min(len(line), k + w + 1)
+            window = line[lo:hi]
+            target = code(truth[columns[lo] : columns[hi - 1] + 1])
             errors = {}
             for action in self.SPACING:
-                spaced = _spaced(line, k, action)
+                spaced = _spaced(window, k - lo, action)
                 if spaced is not None:
                     errors[action] = _UNIT.distance(code(spaced), target)
             best = [a for a, e in errors.items() if e == min(errors.values())]

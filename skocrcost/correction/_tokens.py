@@ -7,9 +7,10 @@ import unicodedata
 
 WHITESPACE = re.compile(r"(\s+)")
 _CORE = re.compile(r"^(\W*)(.*?)(\W*)$", re.S)
-# Inside a core, runs of punctuation other than the apostrophe separate words:
-# "Russell-street", "A.D", "realities.-Galletti" are corrected word by word.
-_INSIDE = re.compile(r"([^\w']+)")
+# Inside a core, runs of punctuation other than apostrophes separate words
+# ("Russell-street", "A.D", "realities.-Galletti"), and so does a possessive's "'s" at
+# a word's end ("prisoner's": the word is "prisoner"; "don't" stays one word).
+_INSIDE = re.compile(r"([^\w'\u2019]+|['\u2019][sS](?!\w))")
 
 
 def split_token(token):
@@ -62,11 +63,18 @@ MAX_WORD_LENGTH = 64
 
 
 def correctable(core):
-    """Only words with a letter, at most MAX_WORD_LENGTH long, are corrected.
+    """Only words with a letter and at most one digit, at most MAX_WORD_LENGTH long,
+    are corrected.
 
-    Numbers, punctuation, symbols, emoji and lone surrogates (no letter) stay.
+    Numbers, punctuation, symbols, emoji and lone surrogates (no letter) stay, and
+    so do prices, dates and ordinals (``000f``, ``57th``, ``3d``: two digits or more):
+    no lexicon word is a likely reading of them.
     """
-    return len(core) <= MAX_WORD_LENGTH and any(c.isalpha() for c in core)
+    return (
+        len(core) <= MAX_WORD_LENGTH
+        and any(c.isalpha() for c in core)
+        and sum(c.isdigit() for c in core) < 2
+    )
 
 
 def join_halves(a, b):

@@ -7,7 +7,7 @@ The sample is embedded in the package (under 1 MB of text), so examples, the
 import gzip
 from importlib import resources
 
-__all__ = ["load_icdar2017_sample", "pretrained"]
+__all__ = ["load_english_words", "load_icdar2017_sample", "pretrained"]
 
 _KINDS = ("lines", "tokens")
 
@@ -55,6 +55,32 @@ def load_icdar2017_sample(kind="lines"):
     X = [p[0] for p in pairs]
     y = [p[1] for p in pairs]
     return X, y
+
+
+def load_english_words():
+    """English words to correct to: the SCOWL lists of American and British English.
+
+    106,160 words (the union of the lists Debian ships as ``wamerican`` and
+    ``wbritish``, in their order, possessives and proper names included): the
+    default lexicon of :class:`skocrcost.OCRCorrector`.  SCOWL (Spell Checker
+    Oriented Word Lists) is Copyright 2000-2011 by Kevin Atkinson and others,
+    redistributed with its permission notice (``data/COPYRIGHT-SCOWL`` in this
+    package).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from skocrcost.datasets import load_english_words
+    >>> words = load_english_words()
+    >>> len(words), "government" in words
+    (106160, True)
+    """
+    path = resources.files(__name__).joinpath("data", "scowl_english.txt.gz")
+    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8", newline="\n") as f:
+        return f.read().split()
 
 
 def pretrained(name="en-historical"):

@@ -1,0 +1,220 @@
+"""Correction as users meet it: fit on some collections, correct another.
+
+    python benchmarks/cross_collection.py [--n-test N] [--max-train N] [--only NAME]
+
+The three collections of ``../shared/data``: ICDAR 2017 English monographs
+(``icdar2017_engmono/lines.tsv``), BLN600 newspapers (``bln600/train.lines.tsv``)
+and ICDAR 2017 English periodicals (``icdar2017_engper``).  Each is cut into a
+training part and held-out lines by block (consecutive lines come from one
+document: every tenth block of ``BLOCK`` lines is held out; the periodicals'
+``dev`` part is their held-out part), so no held-out line shares a passage with
+a training line.  For each collection two runs, through the public one-call
+path and its defaults::
+
+    OCRCorrector().fit(ocr_lines, truth_lines).predict(held_out_ocr_lines)
+
+* **cross-collection**: fitted on the training parts of the other two;
+* **in-collection**: fitted on its own training part.
+
+Reported per run: word error rate (WER: word-level Levenshtein over whitespace
+tokens, case and punctuation kept) and character error rate (CER) before and
+after; the share of the lexicon ceiling's cut (the ceiling: every OCR token
+whose aligned truth token differs and has its core in the lexicon gets that
+core); the share of lines with more character errors after correction than
+before; the share of the OCR tokens that were right and were changed; fit time
+and tokens corrected per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from _pairs import read_pairs
+
+from skocrcost import OCRCorrector
+from skocrcost.correction import (
+    align_tokens,
+    character_error_rate,
+    word_error_rate,
+)
+from skocrcost.correction._tokens import split_token
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+BLOCK = {"monographs": 25, "newspapers": 20}
+HOLD_OUT_EVERY = 10
+
+
+def collections(n_test):
+    """``{name: (train_ocr, train_truth, test_ocr, test_truth)}``, held out by block."""
+    out = {}
+    for name, path in (
+        ("monographs", "icdar2017_engmono/lines.tsv"),
+        ("newspapers", "bln600/train.lines.tsv"),
+    ):
+        X, y = read_pairs(DATA / path)
+        block = BLOCK[name]
+        held = [(i // block) % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1 for i in range(len(X))]
+        test = [i for i in range(len(X)) if held[i]]
+        stride = max(1, len(test) // n_test)  # whole blocks, spread over the collection
+        test = [i for k, i in enumerate(test) if (k // block) % stride == 0][:n_test]
+        train = [i for i in range(len(X)) if not held[i]]
+        out[name] = (
+            [X[i] for i in train],
+            [y[i] for i in train],
+            [X[i] for i in test],
+            [y[i] for i in test],
+        )
+    X, y = read_pairs(DATA / "icdar2017_engper" / "train.lines.tsv")
+    Xt, yt = read_pairs(DATA / "icdar2017_engper" / "dev.lines.tsv")
+    out["periodicals"] = (X, y, Xt[:n_test], yt[:n_test])
+    return out
+
+
+def ceiling(ocr, truth, words):
+    """Every OCR token whose aligned truth token differs and is a lexicon word gets it."""
+    out = []
+    for o_line, t_line in zip(ocr, truth, strict=True):
+        tokens = []
+        for o, t in align_tokens(o_line, t_line):
+            if o is None:
+                continue
+            if t is not None and t != o:
+                lead, core, trail = split_token(o)
+                truth_core = split_token(t)[1]
+                if core and truth_core.lower() in words:
+                    o = lead + truth_core + trail
+            tokens.append(o)
+        out.append(" ".join(tokens))
+    return out
+
+
+def right_tokens_changed(ocr, hyp, truth):
+    """The share of the OCR tokens equal to their aligned truth token that the
+    correction changed (aligned to anything but themselves in its output)."""
+    right = changed = 0
+    for o_line, h_line, t_line in zip(ocr, hyp, truth, strict=True):
+        kept = _kept_positions(o_line, h_line)
+        for k, (o, t) in enumerate(_positions(o_line, t_line)):
+            if o is not None and o == t:
+                right += 1
+                changed += k not in kept
+    return changed / max(right, 1)
+
+
+def _positions(a_line, b_line):
+    """The columns of ``align_tokens`` that have a token of ``a_line``, in its order."""
+    return [(a, b) for a, b in align_tokens(a_line, b_line) if a is not None]
+
+
+def _kept_positions(a_line, b_line):
+    return {k for k, (a, b) in enumerate(_positions(a_line, b_line)) if a == b}
+
+
+def lines_made_worse(ocr, hyp, truth):
+    worse = sum(
+        character_error_rate([h], [t]) > character_error_rate([o], [t])
+        for o, h, t in zip(ocr, hyp, truth, strict=True)
+        if t
+    )
+    return worse / len(ocr)
+
+
+def evaluate(fixer, ocr, truth):
+    t0 = time.process_time()
+    hyp = list(fixer.predict(ocr))
+    seconds = time.process_time() - t0
+    words = set(fixer.lexicon_)
+    best = ceiling(ocr, truth, words)
+    wer0, wer1, wer_c = (word_error_rate(z, truth) for z in (ocr, hyp, best))
+    return {
+        "wer_before": wer0,
+        "wer_after": wer1,
+        "wer_change": (wer1 - wer0) / wer0,
+        "cer_before": character_error_rate(ocr, truth),
+        "cer_after": character_error_rate(hyp, truth),
+        "ceiling_share": (wer0 - wer1) / (wer0 - wer_c) if wer0 > wer_c else float("nan"),
+        "lines_worse": lines_made_worse(ocr, hyp, truth),
+        "right_changed": right_tokens_changed(ocr, hyp, truth),
+        "tokens_per_cpu_second": sum(len(o.split()) for o in ocr) / seconds,
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n-test", type=int, default=500, help="held-out lines per collection")
+    parser.add_argument(
+        "--max-train", type=int, default=None, help="training lines per collection (all)"
+    )
+    parser.add_argument("--only", default=None, help="one collection to correct")
+    parser.add_argument("--in-collection", action="store_true", help="in-collection runs only")
+    parser.add_argument("--cross", action="store_true", help="cross-collection runs only")
+    parser.add_argument("--params", default="{}", help="OCRCorrector parameters, as JSON")
+    parser.add_argument("--json", default=None, help="write the results to this file")
+    parser.add_argument(
+        "--thresholds",
+        default=None,
+        help="comma-separated min_confidence values to correct with (no refit)",
+    )
+    args = parser.parse_args(argv)
+    params = json.loads(args.params)
+    data = collections(args.n_test)
+    if args.max_train:
+        data = {
+            k: (a[: args.max_train], b[: args.max_train], c, d) for k, (a, b, c, d) in data.items()
+        }
+    runs = []
+    for name in data:
+        if args.only and name != args.only:
+            continue
+        others = [k for k in data if k != name]
+        kinds = [("cross", others), ("in", [name])]
+        if args.in_collection:
+            kinds = kinds[1:]
+        if args.cross:
+            kinds = kinds[:1]
+        for kind, sources in kinds:
+            X = [line for k in sources for line in data[k][0]]
+            y = [line for k in sources for line in data[k][1]]
+            t0 = time.process_time()
+            fixer = OCRCorrector(**params).fit(X, y)
+            fit_seconds = time.process_time() - t0
+            thresholds = [None]
+            if args.thresholds:
+                thresholds = [float(v) for v in args.thresholds.split(",")]
+            for threshold in thresholds:
+                if threshold is not None:
+                    fixer.set_params(min_confidence=threshold)
+                result = evaluate(fixer, data[name][2], data[name][3])
+                result.update(
+                    collection=name,
+                    run=kind,
+                    fit_seconds=fit_seconds,
+                    n_train=len(X),
+                    min_confidence=fixer.min_confidence,
+                )
+                runs.append(result)
+                report(result)
+    if args.json:
+        Path(args.json).write_text(json.dumps(runs, indent=1))
+    return runs
+
+
+def report(result):
+    print(
+        f"{result['collection']:12s} {result['run']:5s} "
+        f"{result['min_confidence']}  WER {result['wer_before']:.4f} -> {result['wer_after']:.4f}"
+        f" ({100 * result['wer_change']:+.1f}%)  CER {result['cer_before']:.4f} -> "
+        f"{result['cer_after']:.4f}  ceiling {100 * result['ceiling_share']:.0f}%  "
+        f"worse {100 * result['lines_worse']:.1f}%  right changed "
+        f"{100 * result['right_changed']:.2f}%  fit {result['fit_seconds']:.0f} s  "
+        f"{result['tokens_per_cpu_second']:.0f} tok/s",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main() and 0)

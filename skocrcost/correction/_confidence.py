@@ -1,0 +1,297 @@
+"""Do no harm: a learned confidence that a proposed change makes a line better.
+
+The decoder proposes changes; some are wrong (a name "corrected" to a lexicon
+word, a possessive, a half-corrected token).  The corrector learns, on training
+lines it was not fitted on, which of its changes help: each change is described
+by its shape (case, capitals, inner punctuation, a possessive, digits, length),
+what it does (edit distance, channel cost, whether the original and the new
+words are lexicon words, whether only case or punctuation changes), its
+context (the language model's view of the old and the new word after the words
+before them, the start of a sentence) and its recurrence in the text, and
+labelled by whether it brings the token nearer to the truth in characters.  A
+gradient-boosted classifier learns ``P(the change helps)``; a change is kept
+only when that probability reaches the corrector's ``min_confidence``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import NamedTuple
+
+import numpy as np
+
+from ..metrics import WeightedLevenshtein
+from ._tokens import correctable, split_core, split_token
+
+_UNIT = WeightedLevenshtein()
+_SENTENCE_END = ".!?:;\"'\u201d\u2019"
+# Log-probabilities of words the language model never saw are clipped here.
+_FLOOR = -30.0
+
+
+class Change(NamedTuple):
+    """A change the corrector proposed to a line.
+
+    ``line`` is the index of the line in the text, ``start`` and ``stop`` the
+    whitespace tokens it spans, ``original`` and ``corrected`` the tokens
+    before and after (joined by spaces), ``confidence`` the learned probability
+    that it brings the line nearer to its truth, and ``applied`` whether the
+    corrector made it (``confidence >= min_confidence``).
+    """
+
+    line: int
+    start: int
+    stop: int
+    original: str
+    corrected: str
+    confidence: float
+    applied: bool
+
+
+def change_spans(tokens, corrected):
+    """``[(start, stop)]``: the runs of tokens a correction changed.
+
+    A run starts at a changed token and takes the tokens after it that the
+    correction emptied (joined to it, or dropped).
+    """
+    spans, n, i = [], len(tokens), 0
+    while i < n:
+        if corrected[i] == tokens[i]:
+            i += 1
+            continue
+        stop = i + 1
+        while stop < n and not corrected[stop] and tokens[stop]:
+            stop += 1
+        spans.append((i, stop))
+        i = stop
+    return spans
+
+
+def _joined(tokens):
+    return " ".join(t for t in tokens if t)
+
+
+def _core(text):
+    return "".join(split_token(t)[1] for t in text.split())
+
+
+class ChangeFeatures:
+    """The description of each change, from a fitted corrector's parts."""
+
+    NAMES = (
+        "n_tokens",
+        "n_words_out",
+        "original_known",
+        "corrected_known",
+        "case_only",
+        "letters_same",
+        "capital",
+        "all_capitals",
+        "sentence_start",
+        "inner_punctuation",
+        "hyphen",
+        "possessive",
+        "digit",
+        "length",
+        "length_change",
+        "part_of_original",
+        "distance",
+        "relative_distance",
+        "channel_cost",
+        "recurrence",
+        "lm_original",
+        "lm_corrected",
+        "lm_context_original",
+        "lm_context_corrected",
+        "spelling",
+        "line_unknown",
+        "nearby_unknown",
+    )
+
+    # The lines on each side of a line whose unknown words tell how noisy its text is.
+    NEARBY = 25
+
+    def __init__(self, words, language_model, metric, scale, spelling):
+        self.words = words
+        self.lm = language_model
+        self.metric = metric
+        self.scale = scale
+        self.spelling = spelling
+
+    def _lm(self, word, context=()):
+        if self.lm is None or not word:
+            return 0.0
+        value = float(self.lm.log_probabilities([word], context=context)[0])
+        return max(value, _FLOOR) if math.isfinite(value) else _FLOOR
+
+    def _known(self, core):
+        parts = [w for w in split_core(core)[::2] if w]
+        return float(bool(parts) and all(w.lower() in self.words or w in self.words for w in parts))
+
+    def rows(self, sequences, corrected, spans):
+        """One row of features per change: ``spans[k]`` is ``(line, start, stop)``."""
+        counts = Counter(_core(t).lower() for seq in sequences for t in seq if t)
+        line_unknown, nearby_unknown = self._unknown_shares(sequences)
+        out = np.zeros((len(spans), len(self.NAMES)))
+        for k, (line, start, stop) in enumerate(spans):
+            tokens, fixed = sequences[line], corrected[line]
+            original, new = _joined(tokens[start:stop]), _joined(fixed[start:stop])
+            core, new_core = _core(original), _core(new)
+            low, new_low = core.lower(), new_core.lower()
+            letters = [c for c in core if c.isalpha()]
+            previous = [w.lower() for t in fixed[max(0, start - 2) : start] for w in t.split()]
+            context = tuple(c for w in previous if (c := _core(w)))[-2:]
+            if start == 0:
+                context = ("<s>",)
+            first_new = new_low.split()[0] if new_low.split() else ""
+            distance = _UNIT.distance(original, new)
+            channel = (
+                self.scale * self.metric.distance(low, new_low)
+                if correctable(low) and correctable(new_low) and len(low) + len(new_low) < 128
+                else self.scale * distance
+            )
+            out[k] = (
+                stop - start,
+                len(new.split()),
+                self._known(core),
+                self._known(new_core),
+                float(low == new_low),
+                float([c for c in low if c.isalnum()] == [c for c in new_low if c.isalnum()]),
+                float(core[:1].isupper()),
+                float(len(letters) > 1 and all(c.isupper() for c in letters)),
+                float(start == 0 or tokens[start - 1][-1:] in _SENTENCE_END),
+                float(any(not c.isalnum() and c not in "-'\u2019" for c in core)),
+                float("-" in core),
+                float(low.endswith(("'s", "\u2019s"))),
+                float(any(c.isdigit() for c in core)),
+                len(core),
+                len(new_core) - len(core),
+                float(bool(new_low) and new_low != low and new_low.replace(" ", "") in low),
+                distance,
+                distance / max(1, len(original)),
+                channel,
+                math.log(counts[low]) if counts[low] else 0.0,
+                self._lm(low),
+                self._lm(first_new),
+                self._lm(low, context),
+                self._lm(first_new, context),
+                self.spelling.surprisal(low) / max(1, len(low)) if low else 0.0,
+                line_unknown[line],
+                nearby_unknown[line],
+            )
+        return out
+
+    def _unknown_shares(self, sequences):
+        """The share of the words of each line, and of the lines around it, that are
+        not lexicon words: how noisy the text is (clean text's unknown words are
+        mostly names, noisy text's mostly errors)."""
+        unknown, total = np.zeros(len(sequences)), np.zeros(len(sequences))
+        for i, seq in enumerate(sequences):
+            for token in seq:
+                for w in split_core(split_token(token)[1])[::2]:
+                    if correctable(w):
+                        total[i] += 1
+                        unknown[i] += w.lower() not in self.words and w not in self.words
+        line = unknown / np.maximum(total, 1)
+        window = 2 * self.NEARBY + 1
+        kernel = np.ones(window)
+        near = np.convolve(unknown, kernel, "same") / np.maximum(
+            np.convolve(total, kernel, "same"), 1
+        )
+        return line, near
+
+
+class ChangeConfidence:
+    """``P(a change helps)``: a classifier of changes, learned from labelled ones.
+
+    Parameters
+    ----------
+    features : ChangeFeatures
+    """
+
+    # Fewer labelled changes than this teach nothing: the corrector then makes them all.
+    MIN_CHANGES = 20
+
+    def __init__(self, features):
+        self.features = features
+
+    def fit(self, sequences, corrected, truth):
+        """Learn from the corrections of token sequences whose truth is known.
+
+        ``truth[i][j]`` is the truth token aligned to ``sequences[i][j]`` (``""``
+        where the OCR token has none).  A change helps when its tokens are
+        nearer to their truth, in characters, after it than before.
+        """
+        spans = [
+            (i, a, b)
+            for i, (seq, fix) in enumerate(zip(sequences, corrected, strict=True))
+            for a, b in change_spans(seq, fix)
+        ]
+        labels = np.array(
+            [
+                _UNIT.distance(_joined(corrected[i][a:b]), _joined(truth[i][a:b]))
+                < _UNIT.distance(_joined(sequences[i][a:b]), _joined(truth[i][a:b]))
+                for i, a, b in spans
+            ],
+            dtype=bool,
+        )
+        self.n_changes_ = len(spans)
+        self.helpful_share_ = float(labels.mean()) if len(labels) else 0.5
+        self.model_ = None
+        if len(labels) >= self.MIN_CHANGES and 0 < labels.sum() < len(labels):
+            from sklearn.ensemble import HistGradientBoostingClassifier
+
+            self.model_ = HistGradientBoostingClassifier(
+                max_iter=200, learning_rate=0.05, max_leaf_nodes=15, random_state=0
+            ).fit(self.features.rows(sequences, corrected, spans), labels)
+        return self
+
+    def predict_proba(self, sequences, corrected, spans):
+        """``P(helps)`` of each change ``(line, start, stop)`` of ``spans``."""
+        if not spans:
+            return np.zeros(0)
+        if self.model_ is None:  # the changes all helped, or none did
+            return np.full(len(spans), self.helpful_share_)
+        rows = self.features.rows(sequences, corrected, spans)
+        return self.model_.predict_proba(rows)[:, 1]
+
+    def review(self, sequences, corrected, threshold, record=None):
+        """``corrected`` with the changes below ``threshold`` taken back (None: none).
+
+        ``record``, a list, receives a :class:`Change` for every change.
+        """
+        spans = [
+            (i, a, b)
+            for i, (seq, fix) in enumerate(zip(sequences, corrected, strict=True))
+            for a, b in change_spans(seq, fix)
+        ]
+        confidence = self.predict_proba(sequences, corrected, spans)
+        out = [list(fix) for fix in corrected]
+        for (i, a, b), p in zip(spans, confidence.tolist(), strict=True):
+            applied = threshold is None or p >= threshold
+            if not applied:
+                out[i][a:b] = sequences[i][a:b]
+            if record is not None:
+                record.append(
+                    Change(
+                        i,
+                        a,
+                        b,
+                        _joined(sequences[i][a:b]),
+                        _joined(corrected[i][a:b]),
+                        p,
+                        applied,
+                    )
+                )
+        return out
+
+
+def _unreviewed():
+    """A confidence that knows nothing (NaN): lists changes, takes none back."""
+    out = ChangeConfidence(None)
+    out.model_, out.helpful_share_, out.n_changes_ = None, math.nan, 0
+    return out
+
+
+UNREVIEWED = _unreviewed()
