@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from ._dp import _first_not_exact_str
+from ._sklearn_compat import Interval
 
 
 def check_strings(X, name="X", *, allow_empty=False, copy=True):
@@ -65,6 +66,31 @@ def check_number(value, name, *, low=None, high=None, integer=False, low_open=Fa
     if high is not None and value > high:
         raise ValueError(f"{name} must be <= {high}, got {value!r}")
     return value
+
+
+def check_flag(value, name):
+    """Return ``value`` if it is a boolean; a string like "false" would be read as True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}: {value!r}")
+    return bool(value)
+
+
+def validate_params(estimator):
+    """Check every parameter of ``estimator`` against its ``_parameter_constraints``, once.
+
+    scikit-learn's checks (types, ranges, options; each error names the
+    parameter), and one it lacks: a boolean is refused where a number is
+    expected, although ``bool`` is an ``int`` to Python (``k=True`` is a slip,
+    not a 1).
+    """
+    estimator._validate_params()
+    for name, constraints in estimator._parameter_constraints.items():
+        value = getattr(estimator, name)
+        intervals = [c for c in constraints if isinstance(c, Interval)]
+        if isinstance(value, (bool, np.bool_)) and intervals:
+            integer = all(issubclass(c.type, numbers.Integral) for c in intervals)
+            what = "an integer" if integer else "a number"
+            raise TypeError(f"{name} must be {what}, got {type(value).__name__}: {value!r}")
 
 
 class StringInputMixin:

@@ -10,16 +10,21 @@ from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils._metadata_requests import UNUSED
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from . import _multichar, _persist, _smoothing
 from ._counting import EditCounts
 from ._dp_py import GRID_BITS
 from ._edit import EditKernel
+from ._sklearn_compat import UNUSED, Interval, StrOptions
 from ._threads import n_threads
-from ._validation import StringInputMixin, check_number, check_pairs, check_strings
+from ._validation import (
+    StringInputMixin,
+    check_number,
+    check_pairs,
+    check_strings,
+    validate_params,
+)
 from .edit_distance import WeightedEditDistance
 from .metrics import WeightedLevenshtein
 
@@ -73,8 +78,9 @@ ALIGNMENTS = ("viterbi", "forward")
 
 
 def check_resolution(resolution):
-    """``resolution`` must be a power of two in [2**-30, 1]: on its multiples sums are exact."""
-    value = check_number(resolution, "resolution", low=0)
+    """``resolution`` (a number in (0, 1], checked by the constraints) must be a power of two
+    in [2**-30, 1]: on its multiples sums are exact."""
+    value = resolution
     if not (value > 0 and math.frexp(value)[0] == 0.5 and 2.0**-GRID_BITS <= value <= 1):
         raise ValueError(
             f"resolution must be a power of 2 between 2**-{GRID_BITS} and 1 "
@@ -261,11 +267,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def _check_params(self):
-        self._validate_params()  # types, ranges and options, each error naming the parameter
-        k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
-        check_number(self.discount, "discount", low=0)
-        for name in ("max_iter", "max_token_length", "min_count"):
-            check_number(getattr(self, name), name, low=1, integer=True)  # refuses booleans
+        validate_params(self)
         if self.alignment == "forward" and self.smoothing != "additive":
             # Katz discounts whole counts; EM's expected counts are fractional.
             raise ValueError(
@@ -278,7 +280,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
-        return float(k), references, n_threads(self.n_jobs)
+        return float(self.k), references, n_threads(self.n_jobs)
 
     def fit(self, X, y):
         """Align the pairs, count the edits and smooth them into costs.

@@ -26,10 +26,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import StringInputMixin, check_number
+from ._sklearn_compat import Interval
+from ._validation import StringInputMixin, validate_params
 
 __all__ = ["KatzBackoffLM"]
 
@@ -151,9 +151,8 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
-        d = float(check_number(self.discount, "discount", low=0))
-        n = int(check_number(self.order, "order", low=1, high=MAX_ORDER, integer=True))  # no bool
+        validate_params(self)
+        d, n = float(self.discount), int(self.order)
         vocabulary = {}
         seq, pos = self._encode(X, vocabulary, n, grow=True)
         levels = _count(seq, pos, n, len(vocabulary), d)

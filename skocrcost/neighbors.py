@@ -8,14 +8,14 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ._dp import CostKernel, unit_table
 from ._dp_py import BP_LANES
 from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
+from ._sklearn_compat import HasMethods, Interval
 from ._threads import n_threads
-from ._validation import StringInputMixin, check_number, check_strings
+from ._validation import StringInputMixin, check_number, check_strings, validate_params
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditDistanceNeighbors"]
@@ -219,8 +219,7 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Index the lexicon ``X`` (a sequence of strings); ``y`` is ignored."""
-        self._validate_params()
-        check_number(self.n_neighbors, "n_neighbors", low=1, integer=True)  # refuses booleans
+        validate_params(self)
         n_threads(self.n_jobs)
         metric = resolve_metric(self.metric)
         lexicon = check_strings(X, "X")
