@@ -4,6 +4,7 @@ import math
 import numbers
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
 from ._dp import _first_not_exact_str
 from ._sklearn_compat import Interval
@@ -26,6 +27,12 @@ def check_strings(X, name="X", *, allow_empty=False, copy=True):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
+    elif getattr(X, "ndim", 1) == 2 and hasattr(X, "columns"):  # a pandas DataFrame
+        column = repr(X.columns[0]) if len(X.columns) else "'text'"
+        raise ValueError(
+            f"{name} is a DataFrame with {len(X.columns)} column(s); pass one column of "
+            f"strings, e.g. {name}[{column}]"
+        )
     elif hasattr(X, "to_numpy") and not isinstance(X, (list, tuple)):
         X = list(X.to_numpy())
     try:
@@ -91,6 +98,26 @@ def validate_params(estimator):
             integer = all(issubclass(c.type, numbers.Integral) for c in intervals)
             what = "an integer" if integer else "a number"
             raise TypeError(f"{name} must be {what}, got {type(value).__name__}: {value!r}")
+
+
+class FittedAttributesMixin:
+    """``NotFittedError``, scikit-learn's error, for a fitted attribute read before ``fit``.
+
+    List the attributes ``fit`` sets in ``_fitted_attributes``.  ``NotFittedError``
+    is an ``AttributeError``, so ``hasattr`` and ``getattr(est, name, default)`` work
+    as before.
+    """
+
+    _fitted_attributes = ()
+
+    def __getattr__(self, name):
+        # Called only when normal lookup fails: the attribute is not set.
+        if name in type(self)._fitted_attributes:
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet: {name} is set by "
+                "'fit'. Call 'fit' with appropriate arguments before using this attribute."
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 class StringInputMixin:

@@ -9,7 +9,7 @@ from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _multichar, _persist, _smoothing
@@ -19,6 +19,7 @@ from ._edit import EditKernel
 from ._sklearn_compat import UNUSED, Interval, StrOptions
 from ._threads import n_threads
 from ._validation import (
+    FittedAttributesMixin,
     StringInputMixin,
     check_number,
     check_pairs,
@@ -104,7 +105,7 @@ def count_edits(aligner, X, y, threads=1):
     return EditCounts.from_columns(src, tgt)
 
 
-class EditCostEstimator(StringInputMixin, BaseEstimator):
+class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixin, BaseEstimator):
     """Learn edit costs from (OCR, truth) pairs by smoothed surprisal.
 
     Every pair is aligned (by default with unit-cost Levenshtein) and the
@@ -218,6 +219,16 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
+    _fitted_attributes = (
+        "counts_",
+        "channel_",
+        "costs_",
+        "metric_",
+        "n_iter_",
+        "rules_",
+        "vocabulary_",
+        "references_",
+    )
 
     # score's ``method`` is an option, not metadata: no set_score_request.
     __metadata_request__score = {"method": UNUSED}

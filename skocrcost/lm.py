@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._sklearn_compat import Interval
-from ._validation import StringInputMixin, validate_params
+from ._validation import FittedAttributesMixin, StringInputMixin, validate_params
 
 __all__ = ["KatzBackoffLM"]
 
@@ -68,7 +68,7 @@ def _tokens(s, name):
     raise TypeError(f"{name} must be a string or a list of tokens, got {type(s).__name__}")
 
 
-class KatzBackoffLM(StringInputMixin, BaseEstimator):
+class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseEstimator):
     """Word n-gram language model with Katz back-off and an absolute discount.
 
     Each sentence (a string, split on whitespace, or a list of tokens) is
@@ -122,6 +122,8 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
     >>> round(sum(lm.probability(w, ["his"]) for w in lm.vocabulary_), 12)
     1.0
     """
+
+    _fitted_attributes = ("vocabulary_", "n_tokens_", "n_ngrams_")
 
     _parameter_constraints = {
         # Each order adds a pass over the tokens and a column per token: beyond 10 the

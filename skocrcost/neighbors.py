@@ -15,7 +15,13 @@ from ._dp_py import BP_LANES
 from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
 from ._sklearn_compat import HasMethods, Interval
 from ._threads import n_threads
-from ._validation import StringInputMixin, check_number, check_strings, validate_params
+from ._validation import (
+    FittedAttributesMixin,
+    StringInputMixin,
+    check_number,
+    check_strings,
+    validate_params,
+)
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditDistanceNeighbors"]
@@ -160,7 +166,9 @@ def lexicon_index(metric, words):
     return _BruteIndex(metric, words)
 
 
-class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
+class EditDistanceNeighbors(
+    FittedAttributesMixin, StringInputMixin, TransformerMixin, BaseEstimator
+):
     """Exact nearest lexicon words of OCR strings under a weighted edit distance.
 
     ``fit`` indexes a lexicon in a trie whose DP columns are shared along common
@@ -203,6 +211,8 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     >>> nn.fit(["the", "tie", "bee"]).kneighbors(["tbe"])
     (array([[0.2, 1. ]]), array([[0, 1]]))
     """
+
+    _fitted_attributes = ("lexicon_", "metric_", "index_", "n_samples_fit_")
 
     _parameter_constraints = {
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
@@ -347,6 +357,11 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     def fit_transform(self, X, y=None):
         """``fit(X).transform(X)``: every row holds the string itself at distance 0."""
         return self.fit(X).transform(X)
+
+    def get_feature_names_out(self, input_features=None):
+        """The lexicon words, one per column of :meth:`transform`'s graph."""
+        check_is_fitted(self)
+        return np.asarray(self.lexicon_, dtype=object)
 
 
 def _check_mode(mode):
