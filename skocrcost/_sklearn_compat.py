@@ -7,6 +7,6 @@ directly where they are used.
 """
 
 from sklearn.utils._metadata_requests import UNUSED
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Hidden, Interval, StrOptions
 
-__all__ = ["UNUSED", "HasMethods", "Interval", "StrOptions"]
+__all__ = ["UNUSED", "HasMethods", "Hidden", "Interval", "StrOptions"]
