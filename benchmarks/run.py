@@ -87,8 +87,7 @@ def timed(fn, repeat):
 
     Each run's result is dropped before the next starts, so that a large output (the 32 MB
     of (iii)) can re-use the memory of the last: kept alive, it made every other run of
-    (iii) on a grid slower, 52.6 ms against 28.2 in one process (docs/performance.md,
-    "Session 11")."""
+    (iii) on a grid slower."""
     cpu, wall, out = [], [], None
     for _ in range(repeat):
         out = None
@@ -672,7 +671,7 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
 # -- the machine ------------------------------------------------------------------------------
 def machine():
     # "AMD EPYC" alone names both Zen 3 (family 25, model 1) and Zen 4 (model 17) hosts,
-    # and sessions have run on each: the family and model tell them apart.
+    # and results have been recorded on each: the family and model tell them apart.
     model, family = platform.processor(), {}
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout

@@ -1,4 +1,4 @@
-"""From edit counts to probabilities and costs: the seed's smoothing models.
+"""From edit counts to probabilities and costs: the smoothing models of the cost learners.
 
 Every model gives, per context, the log-probability of each outcome: for an OCR
 character ``s`` the outcomes are "read as t" (t = s is a match) and "deleted";
@@ -139,7 +139,8 @@ class ChannelModel:
 
 
 def additive(counts, k, model="unified"):
-    """The seed's additive (Dirichlet) smoothing, or maximum likelihood when ``k == 0``."""
+    """Additive (Dirichlet) smoothing, as ocr-stringdist's ``CostLearner`` and earlier
+    ``Learner`` do, or maximum likelihood when ``k == 0``."""
     if model not in MODELS:
         raise ValueError(f"model must be one of {MODELS}, got {model!r}")
     V = counts.n_chars
@@ -165,7 +166,7 @@ def additive(counts, k, model="unified"):
         unseen_row = np.log(k) - np.log(row_denom) if k > 0 else np.full(w, -np.inf)
         unseen_ins = np.log(k) - np.log(ins_denom) if k > 0 else np.full(w, -np.inf)
     if model == "bounded":
-        # The seed conditions insertions on the number of OCR characters: a rate, which
+        # This model conditions insertions on the number of OCR characters: a rate, which
         # exceeds 1 when the truth has more insertions than the OCR has characters (and
         # is c/0 when the OCR side is empty), giving negative or -inf costs.  Cap it at
         # probability 1: cost 0, log-probability 0.
@@ -199,7 +200,7 @@ def _channel(counts, rows, cols, logp, unseen_row, unseen_col, unseen_ins, z):
 
 
 def katz(counts, discount, model="unified"):
-    """Katz back-off with an absolute discount ``d``: the seed's LM smoother on edit counts.
+    """Katz back-off (Katz 1987) with an absolute discount ``d``, applied to edit counts.
 
     In a context ``x`` with ``C(x)`` events, an outcome ``e`` seen ``c(e)`` times gets
     ``(c(e) - d) / C(x)``; the freed mass ``alpha(x) = d |A(x)| / C(x)`` (``A(x)``

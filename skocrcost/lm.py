@@ -1,6 +1,7 @@
 """KatzBackoffLM: a word n-gram language model with Katz back-off and an absolute discount.
 
-The model of the seed's "Discounting" notes.  With ``c`` the training counts and
+Katz back-off (Katz 1987) with an absolute discount, as course notes on
+discounting methods for n-gram models write it.  With ``c`` the training counts and
 ``d`` the discount, for a context ``v`` (the previous ``order - 1`` words):
 
 * ``A(v)``: the words seen after ``v``; ``B(v)``: every other vocabulary word.
@@ -73,7 +74,7 @@ class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseE
 
     Each sentence (a string, split on whitespace, or a list of tokens) is
     preceded by ``order - 1`` start symbols ``"<s>"``, which are context only
-    and never predicted, and ends with the token ``"</s>"`` (the seed's STOP),
+    and never predicted, and ends with the token ``"</s>"`` (the STOP symbol of such notes),
     which is predicted like a word.  The vocabulary is the training words plus
     ``"</s>"``; over it the probabilities of every context sum to 1.
 
