@@ -19,7 +19,7 @@ file to count only the timed calls, e.g.
     PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl -e cycles:u \\
         python benchmarks/lanes_cycles.py iii
 
-and take the least of several runs (docs/performance.md, "Session 10").  It
+and take the least of several runs.  It
 measures the build of the checkout it sits in: ``run.py`` puts that checkout first
 on ``sys.path``, whatever ``PYTHONPATH`` says.
 """

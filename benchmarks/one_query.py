@@ -2,11 +2,12 @@
 
     python benchmarks/one_query.py rows|lanes [--cold] [--shuffled] [n_queries [min_len max_len]]
 
-The costs are learned on the ICDAR 2017 token pairs (as in ``run.py``'s (v)) and
-rounded up to 2^-16; the queries are SCOWL words with real OCR confusions (as in
-``run.py``'s (iv)), optionally only those of ``min_len`` to ``max_len``
-characters.  Runs ``pairwise([q], words)`` for each query three times and prints
-CPU milliseconds per query.  The metric keeps the lexicon encoded from one call to
+The costs are learned on the ICDAR 2017 token pairs (as in ``run.py``'s workload
+(v), ``EditCostEstimator.fit``) and rounded up to 2^-16; the queries are SCOWL words
+with real OCR confusions (as in ``run.py``'s workload (iv), the 10 nearest of 200
+queries), optionally only those of ``min_len`` to ``max_len`` characters.  Runs
+``pairwise([q], words)`` for each query three times and prints CPU milliseconds per
+query.  The metric keeps the lexicon encoded from one call to
 the next (``CostKernel._encode_y``); with ``--cold`` the calls pass, in turn, two
 lists of the same words as different str objects, so that every call encodes
 the lexicon (as every call did before the metric kept it); with ``--shuffled`` the

@@ -87,8 +87,7 @@ def timed(fn, repeat):
 
     Each run's result is dropped before the next starts, so that a large output (the 32 MB
     of (iii)) can re-use the memory of the last: kept alive, it made every other run of
-    (iii) on a grid slower, 52.6 ms against 28.2 in one process (docs/performance.md,
-    "Session 11")."""
+    (iii) on a grid slower."""
     cpu, wall, out = [], [], None
     for _ in range(repeat):
         out = None
@@ -455,9 +454,9 @@ def workload_v(tab, cfg, checks):
     r = cfg["repeat"]
     c, w, est = timed(lambda: EditCostEstimator(n_jobs=1).fit(X, y), r)
     tab.add("v", "skocrcost EditCostEstimator.fit", "unified", len(X), "pairs", c, w, ours=True)
-    c, w, legacy = timed(lambda: EditCostEstimator(model="legacy", n_jobs=1).fit(X, y), r)
-    tab.add("v", "skocrcost EditCostEstimator.fit", "legacy", len(X), "pairs", c, w, ours=True)
-    del legacy
+    c, w, bounded = timed(lambda: EditCostEstimator(model="bounded", n_jobs=1).fit(X, y), r)
+    tab.add("v", "skocrcost EditCostEstimator.fit", "bounded", len(X), "pairs", c, w, ours=True)
+    del bounded
     pairs = list(zip(X, y, strict=True))
     c, w, learned = timed(lambda: ocr_stringdist.CostLearner().fit(pairs), 1)
     tab.add("v", "ocr-stringdist CostLearner.fit", "unified", len(X), "pairs", c, w)
@@ -672,7 +671,7 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
 # -- the machine ------------------------------------------------------------------------------
 def machine():
     # "AMD EPYC" alone names both Zen 3 (family 25, model 1) and Zen 4 (model 17) hosts,
-    # and sessions have run on each: the family and model tell them apart.
+    # and results have been recorded on each: the family and model tell them apart.
     model, family = platform.processor(), {}
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout

@@ -1,5 +1,9 @@
 """Unit-cost skocrcost against rapidfuzz on run.py's exact inputs of (i), (iii), (ii), (iv).
 
+(The workloads (i) to (v) are defined in run.py's docstring and docs/performance.md:
+(i) single distance calls, (ii) one query against the SCOWL lexicon, (iii) a
+2000 x 2000 pairwise, (iv) the 10 nearest words of 200 queries, (v) fit.)
+
     python benchmarks/unit_speed.py [--repeat N] [--quick] [--simd baseline|avx2|avx512]
     mkfifo /tmp/ctl && PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl \\
         -e cycles:u,instructions:u python benchmarks/unit_speed.py --cycles iii ours

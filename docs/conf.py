@@ -5,9 +5,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # Document the in-place build (python setup.py build_ext --inplace) when there is one,
-# else the installed package (CI installs it; the source tree alone cannot be imported).
-if any((ROOT / "skocrcost").glob("_dp.*.*")):
+# else the installed package: the source tree alone cannot be imported (its kernels are
+# not compiled), and ``python -m sphinx`` run from the root puts the root first on sys.path.
+if any(f.suffix in (".so", ".pyd") for f in (ROOT / "skocrcost").rglob("*.*")):
     sys.path.insert(0, str(ROOT))
+else:
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
 
 import skocrcost  # noqa: E402
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
-from ._validation import check_number
+from ._validation import check_flag, check_number  # check_flag: re-exported
 
 # Alphabets up to this size get a dense (V + 1)^2 table in the kernel (8 MiB at most).
 DENSE_LIMIT = 1024
@@ -650,13 +650,6 @@ def _as_array(value, name, dtype):
     if integer and arr.size and (arr.min() < 0 or arr.max() > np.iinfo(dtype).max):
         raise ValueError(f"{name} holds values out of range for {np.dtype(dtype).name}")
     return np.ascontiguousarray(arr, dtype=dtype)
-
-
-def check_flag(value, name):
-    """Return ``value`` if it is a boolean; a string like "false" would be read as True."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {type(value).__name__}: {value!r}")
-    return bool(value)
 
 
 def _items(table, name):

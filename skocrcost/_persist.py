@@ -70,7 +70,7 @@ def counts_to_json(counts):
 def counts_from_json(state, where):
     """Rebuild :class:`EditCounts` from :func:`counts_to_json`, checking every field.
 
-    Counts are integers, or numbers >= 0 for expected counts (``alignment="forward"``).
+    Counts are integers, or numbers >= 0 for expected counts (``counting="forward"``).
     """
     fields = {}
     for key in ("vocabulary", "rows", "cols", "counts"):

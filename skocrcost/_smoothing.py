@@ -1,16 +1,16 @@
-"""From edit counts to probabilities and costs: the seed's smoothing models.
+"""From edit counts to probabilities and costs: the smoothing models of the cost learners.
 
 Every model gives, per context, the log-probability of each outcome: for an OCR
 character ``s`` the outcomes are "read as t" (t = s is a match) and "deleted";
 for insertions the context is the truth character (``unified``) or the whole
-corpus (``legacy``).  Outcomes never seen share one value per context
+corpus (``bounded``).  Outcomes never seen share one value per context
 (``unseen_row``, plus ``unseen_col`` for models whose unseen mass depends on the
 outcome), so the result stays sparse for any alphabet.
 
 Models (``c`` counts, ``C(x)`` context totals, ``V`` distinct characters):
 
 * ``unified``, k > 0: ``P(e|x) = (c(e) + k) / (C(x) + k(V+1))``; ``Z = ln(V+1)``.
-* ``legacy``, k > 0: substitutions and deletions as above; insertions
+* ``bounded``, k > 0: substitutions and deletions as above; insertions
   ``(c_ins(t) + k) / (C_total + kV)``; ``Z`` = the largest surprisal of an
   unseen event over all contexts, so every cost lies in [0, 1].
 * k = 0: maximum likelihood ``c(e) / C(x)``, no normalisation; unseen edits
@@ -30,7 +30,7 @@ import numpy as np
 
 from ._costs import CostTables
 
-MODELS = ("unified", "legacy")
+MODELS = ("unified", "bounded")
 SMOOTHINGS = ("additive", "katz")
 
 DEFAULT_COST = 1.0
@@ -139,7 +139,8 @@ class ChannelModel:
 
 
 def additive(counts, k, model="unified"):
-    """The seed's additive (Dirichlet) smoothing, or maximum likelihood when ``k == 0``."""
+    """Additive (Dirichlet) smoothing, as ocr-stringdist's ``CostLearner`` and earlier
+    ``Learner`` do, or maximum likelihood when ``k == 0``."""
     if model not in MODELS:
         raise ValueError(f"model must be one of {MODELS}, got {model!r}")
     V = counts.n_chars
@@ -164,8 +165,8 @@ def additive(counts, k, model="unified"):
         logp = np.log(c + k) - np.log(denom)
         unseen_row = np.log(k) - np.log(row_denom) if k > 0 else np.full(w, -np.inf)
         unseen_ins = np.log(k) - np.log(ins_denom) if k > 0 else np.full(w, -np.inf)
-    if model == "legacy":
-        # The seed conditions insertions on the number of OCR characters: a rate, which
+    if model == "bounded":
+        # This model conditions insertions on the number of OCR characters: a rate, which
         # exceeds 1 when the truth has more insertions than the OCR has characters (and
         # is c/0 when the OCR side is empty), giving negative or -inf costs.  Cap it at
         # probability 1: cost 0, log-probability 0.
@@ -199,7 +200,7 @@ def _channel(counts, rows, cols, logp, unseen_row, unseen_col, unseen_ins, z):
 
 
 def katz(counts, discount, model="unified"):
-    """Katz back-off with an absolute discount ``d``: the seed's LM smoother on edit counts.
+    """Katz back-off (Katz 1987) with an absolute discount ``d``, applied to edit counts.
 
     In a context ``x`` with ``C(x)`` events, an outcome ``e`` seen ``c(e)`` times gets
     ``(c(e) - d) / C(x)``; the freed mass ``alpha(x) = d |A(x)| / C(x)`` (``A(x)``
@@ -215,11 +216,11 @@ def katz(counts, discount, model="unified"):
     * Insertion contexts, ``unified`` (the truth character ``t``, whose outcomes are
       "produced by OCR character ``s``" or "by nothing"): ``g(s)`` = how often ``s``
       appears on the OCR side; ``g(nothing)`` = the number of insertions.
-    * Insertions, ``legacy`` (the corpus of OCR characters): ``(c_ins(t) - d) / C_total``
+    * Insertions, ``bounded`` (the corpus of OCR characters): ``(c_ins(t) - d) / C_total``
       for an inserted ``t`` seen, ``alpha f(t) / sum_{t' never inserted} f(t')`` else.
 
     A truth character never seen in training gets ``f = 1``, outside the distribution.
-    ``Z`` is ``ln(V + 1)`` (unified) or the largest surprisal of any event (legacy).
+    ``Z`` is ``ln(V + 1)`` (unified) or the largest surprisal of any event (bounded).
     """
     if model not in MODELS:
         raise ValueError(f"model must be one of {MODELS}, got {model!r}")

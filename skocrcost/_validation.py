@@ -4,8 +4,10 @@ import math
 import numbers
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
 from ._dp import _first_not_exact_str
+from ._sklearn_compat import Interval
 
 
 def check_strings(X, name="X", *, allow_empty=False, copy=True):
@@ -25,6 +27,12 @@ def check_strings(X, name="X", *, allow_empty=False, copy=True):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
+    elif getattr(X, "ndim", 1) == 2 and hasattr(X, "columns"):  # a pandas DataFrame
+        column = repr(X.columns[0]) if len(X.columns) else "'text'"
+        raise ValueError(
+            f"{name} is a DataFrame with {len(X.columns)} column(s); pass one column of "
+            f"strings, e.g. {name}[{column}]"
+        )
     elif hasattr(X, "to_numpy") and not isinstance(X, (list, tuple)):
         X = list(X.to_numpy())
     try:
@@ -65,6 +73,51 @@ def check_number(value, name, *, low=None, high=None, integer=False, low_open=Fa
     if high is not None and value > high:
         raise ValueError(f"{name} must be <= {high}, got {value!r}")
     return value
+
+
+def check_flag(value, name):
+    """Return ``value`` if it is a boolean; a string like "false" would be read as True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}: {value!r}")
+    return bool(value)
+
+
+def validate_params(estimator):
+    """Check every parameter of ``estimator`` against its ``_parameter_constraints``, once.
+
+    scikit-learn's checks (types, ranges, options; each error names the
+    parameter), and one it lacks: a boolean is refused where a number is
+    expected, although ``bool`` is an ``int`` to Python (``k=True`` is a slip,
+    not a 1).
+    """
+    estimator._validate_params()
+    for name, constraints in estimator._parameter_constraints.items():
+        value = getattr(estimator, name)
+        intervals = [c for c in constraints if isinstance(c, Interval)]
+        if isinstance(value, (bool, np.bool_)) and intervals:
+            integer = all(issubclass(c.type, numbers.Integral) for c in intervals)
+            what = "an integer" if integer else "a number"
+            raise TypeError(f"{name} must be {what}, got {type(value).__name__}: {value!r}")
+
+
+class FittedAttributesMixin:
+    """``NotFittedError``, scikit-learn's error, for a fitted attribute read before ``fit``.
+
+    List the attributes ``fit`` sets in ``_fitted_attributes``.  ``NotFittedError``
+    is an ``AttributeError``, so ``hasattr`` and ``getattr(est, name, default)`` work
+    as before.
+    """
+
+    _fitted_attributes = ()
+
+    def __getattr__(self, name):
+        # Called only when normal lookup fails: the attribute is not set.
+        if name in type(self)._fitted_attributes:
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet: {name} is set by "
+                "'fit'. Call 'fit' with appropriate arguments before using this attribute."
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 class StringInputMixin:

@@ -11,8 +11,8 @@ EXAMPLES = """examples:
       learn OCR error costs on the embedded ICDAR 2017 sample, k by cross-validation
   skocrcost fit pairs.tsv -o model.json
       learn costs from your own OCR: one 'OCR<TAB>truth' pair per line; k by 5-fold CV
-  skocrcost fit pairs.tsv -o model.json --k 0.1 --model legacy --plot costs.png
-      a fixed k, the legacy model, and a picture of what was learned
+  skocrcost fit pairs.tsv -o model.json --k 0.1 --model bounded --plot costs.png
+      a fixed k, costs bounded in [0, 1], and a picture of what was learned
   skocrcost distance tbe the --model model.json --explain
       the learned distance, and the edits of its cheapest alignment
   skocrcost distance tbe the
@@ -293,7 +293,12 @@ def build_parser():
     fit.add_argument(
         "--k", type=_k, default=K_AUTO, help="smoothing, or 'auto' (default): chosen by CV"
     )
-    fit.add_argument("--model", choices=("unified", "legacy"), default="unified")
+    fit.add_argument(
+        "--model",
+        choices=("unified", "bounded", "legacy"),
+        default="unified",
+        help="unified (default) or bounded (costs in [0, 1]); legacy: old name of bounded",
+    )
     fit.add_argument("--cv", type=int, default=5, help="folds for --k auto (default 5)")
     fit.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
     fit.add_argument("--plot", metavar="PNG", help="also draw the learned costs (matplotlib)")

@@ -4,22 +4,29 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from dataclasses import replace
 from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils._metadata_requests import UNUSED
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _multichar, _persist, _smoothing
 from ._counting import EditCounts
 from ._dp_py import GRID_BITS
 from ._edit import EditKernel
+from ._sklearn_compat import UNUSED, Hidden, Interval, StrOptions
 from ._threads import n_threads
-from ._validation import StringInputMixin, check_number, check_pairs, check_strings
+from ._validation import (
+    FittedAttributesMixin,
+    StringInputMixin,
+    check_number,
+    check_pairs,
+    check_strings,
+    validate_params,
+)
 from .edit_distance import WeightedEditDistance
 from .metrics import WeightedLevenshtein
 
@@ -70,11 +77,16 @@ MAX_TRANSFORM_BYTES = 1 << 31
 EM_TOL = 1e-7
 
 ALIGNMENTS = ("viterbi", "forward")
+# Deprecated names, kept working with a FutureWarning: old -> new.
+RENAMED_PARAMS = {"aligner": "initial_metric", "alignment": "counting"}
+RENAMED_MODELS = {"legacy": "bounded"}
+DEPRECATED = "deprecated"  # the default of a renamed parameter: not passed
 
 
 def check_resolution(resolution):
-    """``resolution`` must be a power of two in [2**-30, 1]: on its multiples sums are exact."""
-    value = check_number(resolution, "resolution", low=0)
+    """``resolution`` (a number in (0, 1], checked by the constraints) must be a power of two
+    in [2**-30, 1]: on its multiples sums are exact."""
+    value = resolution
     if not (value > 0 and math.frexp(value)[0] == 0.5 and 2.0**-GRID_BITS <= value <= 1):
         raise ValueError(
             f"resolution must be a power of 2 between 2**-{GRID_BITS} and 1 "
@@ -83,11 +95,11 @@ def check_resolution(resolution):
     return value
 
 
-def check_counting_aligner(aligner):
+def check_counting_aligner(aligner, name="aligner"):
     """Refuse an aligner whose alignments EditCounts cannot hold (rules, transpositions)."""
     if getattr(getattr(aligner, "costs", None), "general", False):
         raise ValueError(
-            "aligner must have single-character costs only: counting transpositions "
+            f"{name} must have single-character costs only: counting transpositions "
             "and multi-character edits is not supported"
         )
 
@@ -98,7 +110,7 @@ def count_edits(aligner, X, y, threads=1):
     return EditCounts.from_columns(src, tgt)
 
 
-class EditCostEstimator(StringInputMixin, BaseEstimator):
+class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixin, BaseEstimator):
     """Learn edit costs from (OCR, truth) pairs by smoothed surprisal.
 
     Every pair is aligned (by default with unit-cost Levenshtein) and the
@@ -111,9 +123,10 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     * ``model="unified"`` (default), k > 0: ``P(e|x) = (c(e) + k) / (C(x) + k(V+1))``,
       where the context is the OCR character for substitutions and deletions and
       the truth character for insertions; ``cost = -ln P / ln(V+1)``.
-    * ``model="legacy"``, k > 0: insertions are conditioned on the whole corpus,
+    * ``model="bounded"``, k > 0: insertions are conditioned on the whole corpus,
       ``(c_ins(t) + k) / (C_total + kV)``, and every cost is divided by the
-      largest surprisal of an unseen event, so costs lie in [0, 1].
+      largest surprisal of an unseen event, so costs lie in [0, 1] (the model of
+      ocr-stringdist's earlier ``Learner``).
     * ``k=0``: maximum likelihood, ``cost = -ln(c(e)/C(x))`` without
       normalisation; an edit never seen costs the default 1.0.
     * ``smoothing="katz"`` replaces the pseudo-count ``k`` by Katz back-off with
@@ -126,17 +139,20 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     ----------
     k : float, default=1.0
         Dirichlet smoothing: the pseudo-count given to every possible edit.
-    model : {"unified", "legacy"}, default="unified"
+    model : {"unified", "bounded"}, default="unified"
+        How probabilities become costs (above).  ``"legacy"`` is a deprecated
+        name of ``"bounded"``.
     smoothing : {"additive", "katz"}, default="additive"
         Dirichlet pseudo-counts ``k``, or Katz back-off with ``discount``.
     discount : float in [0, 1), default=0.5
         Katz's absolute discount; used only with ``smoothing="katz"``.
-    aligner : WeightedLevenshtein, optional
-        The metric whose cheapest alignment is counted; None means unit costs.
+    initial_metric : WeightedLevenshtein, optional
+        The metric whose cheapest alignments are counted first; None means unit
+        costs.  (Formerly ``aligner``, a deprecated name.)
     max_iter : int, default=1
-        ``alignment="viterbi"``: with more than 1, realign with the learned
+        ``counting="viterbi"``: with more than 1, realign with the learned
         metric and recount until the counts stop changing (at most ``max_iter``
-        alignments).  ``alignment="forward"``: the number of EM iterations.
+        alignments).  ``counting="forward"``: the number of EM iterations.
     max_token_length : int, default=1
         With 2 or more, also learn multi-character edits (``rn -> m``,
         ``m -> rn``, ``li -> h``): windows of adjacent non-match columns of the
@@ -144,17 +160,18 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         long (one side at least 2), kept when seen at least ``min_count``
         times; the pairs are realigned with them and each is counted as an
         edit of its own, smoothed in the context of its source piece (see
-        ``skocrcost._multichar``).  With ``alignment="forward"`` the rules are
+        ``skocrcost._multichar``).  With ``counting="forward"`` the rules are
         found on the Viterbi alignments and then re-estimated by EM with the rest.
     min_count : int, default=5
         How often a multi-character edit must be seen to be kept.
-    alignment : {"viterbi", "forward"}, default="viterbi"
-        ``"viterbi"`` counts the edits of one cheapest alignment per pair.
-        ``"forward"`` starts from those counts and re-estimates them as the
-        expected counts over all alignments under the current probabilities
-        (forward-backward, Ristad & Yianilos 1998), ``max_iter`` times or until
-        the mean log-likelihood per pair gains less than 1e-7; counts become
-        fractional.  It is also the default ``method`` of :meth:`score`.
+    counting : {"viterbi", "forward"}, default="viterbi"
+        How the edits are counted.  ``"viterbi"`` counts the edits of one
+        cheapest alignment per pair.  ``"forward"`` starts from those counts and
+        re-estimates them as the expected counts over all alignments under the
+        current probabilities (forward-backward, Ristad & Yianilos 1998),
+        ``max_iter`` times or until the mean log-likelihood per pair gains less
+        than 1e-7; counts become fractional.  It is also the default ``method``
+        of :meth:`score`.  (Formerly ``alignment``, a deprecated name.)
     references : sequence of str, optional
         The columns of :meth:`transform`; None means the distinct truth strings
         seen in ``fit``, in first-seen order.
@@ -169,6 +186,10 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     n_jobs : int, optional
         Threads for alignment and distances: None = 1 (unless a joblib context
         sets it), -1 = all cores.
+    aligner : WeightedLevenshtein, optional
+        Deprecated name of ``initial_metric``: still read, with a FutureWarning.
+    alignment : {"viterbi", "forward"}, optional
+        Deprecated name of ``counting``: still read, with a FutureWarning.
 
     Attributes
     ----------
@@ -188,7 +209,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         Alignments (``"viterbi"``) or EM iterations (``"forward"``) done.
     rules_ : list of (str, str, int or float)
         The multi-character edits learned (source, target, count in the final
-        alignment, or expected count with ``alignment="forward"``); empty when
+        alignment, or expected count with ``counting="forward"``); empty when
         ``max_token_length=1``.
 
     Examples
@@ -212,23 +233,37 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     """
 
     _requires_y = True  # learns from (OCR, truth) pairs
+    _fitted_attributes = (
+        "counts_",
+        "channel_",
+        "costs_",
+        "metric_",
+        "n_iter_",
+        "rules_",
+        "vocabulary_",
+        "references_",
+    )
 
     # score's ``method`` is an option, not metadata: no set_score_request.
     __metadata_request__score = {"method": UNUSED}
 
     _parameter_constraints = {
         "k": [Interval(Real, 0, None, closed="left")],
-        "model": [StrOptions(set(_smoothing.MODELS))],
+        "model": [
+            StrOptions({*_smoothing.MODELS, *RENAMED_MODELS}, deprecated=set(RENAMED_MODELS))
+        ],
         "smoothing": [StrOptions(set(_smoothing.SMOOTHINGS))],
         "discount": [Interval(Real, 0, 1, closed="left")],
-        "aligner": [WeightedLevenshtein, None],
+        "initial_metric": [WeightedLevenshtein, None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "max_token_length": [Interval(Integral, 1, None, closed="left")],
         "min_count": [Interval(Integral, 1, None, closed="left")],
-        "alignment": [StrOptions(set(ALIGNMENTS))],
+        "counting": [StrOptions(set(ALIGNMENTS))],
         "references": ["array-like", None],
         "resolution": [Interval(Real, 0, 1, closed="right"), None],
         "n_jobs": [Integral, None],
+        "aligner": [WeightedLevenshtein, None, Hidden(StrOptions({DEPRECATED}))],
+        "alignment": [StrOptions(set(ALIGNMENTS)), Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(
@@ -238,47 +273,107 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         model="unified",
         smoothing="additive",
         discount=0.5,
-        aligner=None,
+        initial_metric=None,
         max_iter=1,
         max_token_length=1,
         min_count=5,
-        alignment="viterbi",
+        counting="viterbi",
         references=None,
         resolution=None,
         n_jobs=None,
+        aligner=DEPRECATED,
+        alignment=DEPRECATED,
     ):
         self.k = k
         self.model = model
         self.smoothing = smoothing
         self.discount = discount
-        self.aligner = aligner
+        self.initial_metric = initial_metric
         self.max_iter = max_iter
         self.max_token_length = max_token_length
         self.min_count = min_count
-        self.alignment = alignment
+        self.counting = counting
         self.references = references
         self.resolution = resolution
         self.n_jobs = n_jobs
+        self.aligner = aligner
+        self.alignment = alignment
+
+    # -- the deprecated names: aligner, alignment, model="legacy" -------------------------
+    def _renamed(self, new):
+        """(value, name the user set) of a renamed parameter: the old name if it was passed."""
+        old = next(o for o, n in RENAMED_PARAMS.items() if n == new)
+        value = getattr(self, old)
+        if isinstance(value, str) and value == DEPRECATED:
+            return getattr(self, new), new
+        return value, old
+
+    @property
+    def _initial_metric(self):
+        return self._renamed("initial_metric")[0]
+
+    @property
+    def _counting(self):
+        return self._renamed("counting")[0]
+
+    @property
+    def _model(self):
+        return RENAMED_MODELS.get(self.model, self.model)
+
+    def _check_deprecated(self):
+        set_too = {
+            "initial_metric": self.initial_metric is not None,
+            "counting": self.counting != "viterbi",
+        }
+        for old, new in RENAMED_PARAMS.items():
+            if self._renamed(new)[1] != old:
+                continue
+            if set_too[new]:
+                raise ValueError(
+                    f"{old} and {new} are both set: pass {new} only ({old} is its old name)"
+                )
+            warnings.warn(
+                f"{old} was renamed {new} in skocrcost 0.2; {old} will be removed in 0.3",
+                FutureWarning,
+                stacklevel=4,
+            )
+        if self.model in RENAMED_MODELS:
+            warnings.warn(
+                f"model={self.model!r} was renamed model={self._model!r} (the same model) in "
+                f"skocrcost 0.2; {self.model!r} will be removed in 0.3",
+                FutureWarning,
+                stacklevel=4,
+            )
+
+    def __setstate__(self, state):
+        # Pickles written before the renames hold aligner, alignment and maybe
+        # model="legacy" as the parameters: read them under their new names.
+        if "initial_metric" not in state and "aligner" in state:
+            state = dict(state)
+            for old, new in RENAMED_PARAMS.items():
+                state[new] = state.pop(old)
+                state[old] = DEPRECATED
+            state["model"] = RENAMED_MODELS.get(state.get("model"), state.get("model"))
+        super().__setstate__(state)
 
     def _check_params(self):
-        self._validate_params()  # types, ranges and options, each error naming the parameter
-        k = check_number(self.k, "k", low=0)  # also refuses NaN, inf and booleans
-        check_number(self.discount, "discount", low=0)
-        for name in ("max_iter", "max_token_length", "min_count"):
-            check_number(getattr(self, name), name, low=1, integer=True)  # refuses booleans
-        if self.alignment == "forward" and self.smoothing != "additive":
+        validate_params(self)
+        self._check_deprecated()
+        counting, name = self._renamed("counting")
+        if counting == "forward" and self.smoothing != "additive":
             # Katz discounts whole counts; EM's expected counts are fractional.
             raise ValueError(
-                "alignment='forward' needs smoothing='additive' (EM counts are fractional)"
+                f"{name}='forward' needs smoothing='additive' (EM counts are fractional)"
             )
         if self.resolution is not None:
             check_resolution(self.resolution)
-        if self.aligner is not None:
-            check_counting_aligner(self.aligner)
+        initial_metric, name = self._renamed("initial_metric")
+        if initial_metric is not None:
+            check_counting_aligner(initial_metric, name)
         references = (
             None if self.references is None else check_strings(self.references, "references")
         )
-        return float(k), references, n_threads(self.n_jobs)
+        return float(self.k), references, n_threads(self.n_jobs)
 
     def fit(self, X, y):
         """Align the pairs, count the edits and smooth them into costs.
@@ -296,9 +391,10 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         """
         k, references, threads = self._check_params()
         X, y = check_pairs(X, y)
-        aligner = self.aligner if self.aligner is not None else WeightedLevenshtein()
+        aligner = self._initial_metric
+        aligner = aligner if aligner is not None else WeightedLevenshtein()
         counts = None
-        viterbi_passes = 1 if self.alignment == "forward" else self.max_iter
+        viterbi_passes = 1 if self._counting == "forward" else self.max_iter
         for n_iter in range(1, viterbi_passes + 1):  # noqa: B007
             new = count_edits(aligner, X, y, threads)
             converged = counts is not None and new == counts
@@ -310,7 +406,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         rules = _Rules([], [], [])
         if self.max_token_length > 1:
             counts, channel, rules = self._learn_rules(X, y, metric, channel, k, threads)
-        if self.alignment == "forward":
+        if self._counting == "forward":
             counts, channel, rules, n_iter = self._em(X, y, counts, channel, rules, k, threads)
         rules = rules.used()
         metric = self._metric(rules.tables(channel, k))
@@ -355,7 +451,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 "with the learned metric needs the pairs (use fit)"
             )
         for name, value, plain in (
-            ("alignment", self.alignment, "viterbi"),
+            (*self._renamed("counting")[::-1], "viterbi"),
             ("max_token_length", self.max_token_length, 1),
         ):
             if value != plain:
@@ -383,9 +479,9 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
     def _learn(self, counts, k):
         """The smoothed channel model of some counts, and the metric of its costs."""
         if self.smoothing == "katz":
-            channel = _smoothing.katz(counts, float(self.discount), self.model)
+            channel = _smoothing.katz(counts, float(self.discount), self._model)
         else:
-            channel = _smoothing.additive(counts, k, self.model)
+            channel = _smoothing.additive(counts, k, self._model)
         return channel, self._metric(channel.cost_tables())
 
     def _metric(self, tables):
@@ -490,7 +586,7 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X, y = check_pairs(X, y)
-        method = self.alignment if method is None else method
+        method = self._counting if method is None else method
         if method not in ALIGNMENTS:
             raise ValueError(f"method must be one of {ALIGNMENTS} or None, got {method!r}")
         if method == "forward":
@@ -558,8 +654,13 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         """
         check_is_fitted(self)
         params = self.get_params(deep=False)
-        if params["aligner"] is not None:
-            params["aligner"] = params["aligner"].to_dict()
+        for old in RENAMED_PARAMS:  # saved under the new names
+            del params[old]
+        params.update(
+            initial_metric=self._initial_metric, counting=self._counting, model=self._model
+        )
+        if params["initial_metric"] is not None:
+            params["initial_metric"] = params["initial_metric"].to_dict()
         if params["references"] is not None:
             params["references"] = list(params["references"])
         state = {
@@ -604,16 +705,17 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
                 f"{where}: unsupported format_version {state.get('format_version')!r} "
                 f"(this skocrcost reads {_persist.FORMAT_VERSION})"
             )
-        params = state.get("params")
-        known = cls().get_params()
+        params = _renamed_params(state.get("params"))
+        known = set(cls().get_params()) - set(RENAMED_PARAMS)
         # Files from before a parameter existed lack it: it takes its default.
-        if not isinstance(params, dict) or not set(_FIRST_PARAMS) <= set(params) <= set(known):
+        if not isinstance(params, dict) or not set(_FIRST_PARAMS) <= set(params) <= known:
             raise ValueError(
                 f"{where}: 'params' must hold {sorted(_FIRST_PARAMS)} and may hold "
-                f"{sorted(set(known) - set(_FIRST_PARAMS))}, nothing else"
+                f"{sorted(known - set(_FIRST_PARAMS))}, nothing else"
             )
-        if params["aligner"] is not None:
-            params = {**params, "aligner": WeightedLevenshtein.from_dict(params["aligner"])}
+        if params["initial_metric"] is not None:
+            metric = WeightedLevenshtein.from_dict(params["initial_metric"])
+            params = {**params, "initial_metric": metric}
         est = cls(**params)
         k, _, _ = est._check_params()
         counts = _persist.counts_from_json(state, where)
@@ -631,8 +733,23 @@ class EditCostEstimator(StringInputMixin, BaseEstimator):
         return hasattr(self, "metric_")
 
 
-# The parameters every saved estimator has (format version 1 as first written).
-_FIRST_PARAMS = ("aligner", "k", "max_iter", "model", "n_jobs", "references")
+# The parameters every saved estimator has (format version 1 as first written, with
+# aligner since renamed initial_metric).
+_FIRST_PARAMS = ("initial_metric", "k", "max_iter", "model", "n_jobs", "references")
+
+
+def _renamed_params(params):
+    """The saved parameters under today's names: files written before the renames hold
+    ``aligner``, ``alignment`` and maybe ``model="legacy"``."""
+    if not isinstance(params, dict):
+        return params
+    params = dict(params)
+    for old, new in RENAMED_PARAMS.items():
+        if old in params and new not in params:
+            params[new] = params.pop(old)
+    if params.get("model") in RENAMED_MODELS:
+        params["model"] = RENAMED_MODELS[params["model"]]
+    return params
 
 
 def _rules_from_json(items, where):

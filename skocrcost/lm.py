@@ -1,6 +1,7 @@
 """KatzBackoffLM: a word n-gram language model with Katz back-off and an absolute discount.
 
-The model of the seed's "Discounting" notes.  With ``c`` the training counts and
+Katz back-off (Katz 1987) with an absolute discount, as course notes on
+discounting methods for n-gram models write it.  With ``c`` the training counts and
 ``d`` the discount, for a context ``v`` (the previous ``order - 1`` words):
 
 * ``A(v)``: the words seen after ``v``; ``B(v)``: every other vocabulary word.
@@ -25,11 +26,11 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import StringInputMixin, check_number
+from ._sklearn_compat import Interval
+from ._validation import FittedAttributesMixin, StringInputMixin, validate_params
 
 __all__ = ["KatzBackoffLM"]
 
@@ -68,12 +69,12 @@ def _tokens(s, name):
     raise TypeError(f"{name} must be a string or a list of tokens, got {type(s).__name__}")
 
 
-class KatzBackoffLM(StringInputMixin, BaseEstimator):
+class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseEstimator):
     """Word n-gram language model with Katz back-off and an absolute discount.
 
     Each sentence (a string, split on whitespace, or a list of tokens) is
     preceded by ``order - 1`` start symbols ``"<s>"``, which are context only
-    and never predicted, and ends with the token ``"</s>"`` (the seed's STOP),
+    and never predicted, and ends with the token ``"</s>"`` (the STOP symbol of such notes),
     which is predicted like a word.  The vocabulary is the training words plus
     ``"</s>"``; over it the probabilities of every context sum to 1.
 
@@ -123,6 +124,8 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
     1.0
     """
 
+    _fitted_attributes = ("vocabulary_", "n_tokens_", "n_ngrams_")
+
     _parameter_constraints = {
         # Each order adds a pass over the tokens and a column per token: beyond 10 the
         # model costs time and memory and, on any corpus, sees almost nothing new.
@@ -151,9 +154,8 @@ class KatzBackoffLM(StringInputMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
-        d = float(check_number(self.discount, "discount", low=0))
-        n = int(check_number(self.order, "order", low=1, high=MAX_ORDER, integer=True))  # no bool
+        validate_params(self)
+        d, n = float(self.discount), int(self.order)
         vocabulary = {}
         seq, pos = self._encode(X, vocabulary, n, grow=True)
         levels = _count(seq, pos, n, len(vocabulary), d)

@@ -8,14 +8,20 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ._dp import CostKernel, unit_table
 from ._dp_py import BP_LANES
 from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
+from ._sklearn_compat import HasMethods, Interval
 from ._threads import n_threads
-from ._validation import StringInputMixin, check_number, check_strings
+from ._validation import (
+    FittedAttributesMixin,
+    StringInputMixin,
+    check_number,
+    check_strings,
+    validate_params,
+)
 from .metrics import WeightedLevenshtein
 
 __all__ = ["EditDistanceNeighbors"]
@@ -160,7 +166,9 @@ def lexicon_index(metric, words):
     return _BruteIndex(metric, words)
 
 
-class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
+class EditDistanceNeighbors(
+    FittedAttributesMixin, StringInputMixin, TransformerMixin, BaseEstimator
+):
     """Exact nearest lexicon words of OCR strings under a weighted edit distance.
 
     ``fit`` indexes a lexicon in a trie whose DP columns are shared along common
@@ -204,6 +212,8 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     (array([[0.2, 1. ]]), array([[0, 1]]))
     """
 
+    _fitted_attributes = ("lexicon_", "metric_", "index_", "n_samples_fit_")
+
     _parameter_constraints = {
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "radius": [Interval(Real, 0, None, closed="left"), None],
@@ -219,8 +229,7 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Index the lexicon ``X`` (a sequence of strings); ``y`` is ignored."""
-        self._validate_params()
-        check_number(self.n_neighbors, "n_neighbors", low=1, integer=True)  # refuses booleans
+        validate_params(self)
         n_threads(self.n_jobs)
         metric = resolve_metric(self.metric)
         lexicon = check_strings(X, "X")
@@ -348,6 +357,11 @@ class EditDistanceNeighbors(StringInputMixin, TransformerMixin, BaseEstimator):
     def fit_transform(self, X, y=None):
         """``fit(X).transform(X)``: every row holds the string itself at distance 0."""
         return self.fit(X).transform(X)
+
+    def get_feature_names_out(self, input_features=None):
+        """The lexicon words, one per column of :meth:`transform`'s graph."""
+        check_is_fitted(self)
+        return np.asarray(self.lexicon_, dtype=object)
 
 
 def _check_mode(mode):

@@ -49,7 +49,7 @@ def test_em_recovers_known_probabilities_more_closely_than_viterbi_counting():
     X, y, P = channel_data(1500)
     viterbi = EditCostEstimator(k=0.01).fit(X, y)
     realigned = EditCostEstimator(k=0.01, max_iter=5).fit(X, y)
-    em = EditCostEstimator(k=0.01, alignment="forward", max_iter=20).fit(X, y)
+    em = EditCostEstimator(k=0.01, counting="forward", max_iter=20).fit(X, y)
     assert em.n_iter_ > 1
     assert error(em, P) < 0.5 * error(viterbi, P)
     assert error(em, P) < 0.5 * error(realigned, P)
@@ -107,18 +107,18 @@ def test_estimator_log_likelihood_sums_every_alignment():
 
 def test_forward_estimator_follows_sklearn_conventions():
     X, y, _ = channel_data(100, seed=3)
-    est = EditCostEstimator(alignment="forward", max_iter=3)
-    assert clone(est).get_params()["alignment"] == "forward"
+    est = EditCostEstimator(counting="forward", max_iter=3)
+    assert clone(est).get_params()["counting"] == "forward"
     est.fit(X, y)
     back = pickle.loads(pickle.dumps(est))
     assert back.score(X, y) == est.score(X, y)
-    assert est.score(X, y) == est.score(X, y, method="forward")  # follows alignment
-    with pytest.raises(ValueError, match="alignment"):
-        EditCostEstimator(alignment="beam").fit(X, y)
+    assert est.score(X, y) == est.score(X, y, method="forward")  # follows counting
+    with pytest.raises(ValueError, match="'counting'"):
+        EditCostEstimator(counting="beam").fit(X, y)
     with pytest.raises(ValueError, match="method"):
         est.score(X, y, method="beam")
-    with pytest.raises(ValueError, match="aligner"):
-        EditCostEstimator(aligner=WeightedLevenshtein({("rn", "m"): 0.2})).fit(X, y)
+    with pytest.raises(ValueError, match="initial_metric must have single-character costs"):
+        EditCostEstimator(initial_metric=WeightedLevenshtein({("rn", "m"): 0.2})).fit(X, y)
     assert isinstance(est.to_weighted_edit_distance(), WeightedEditDistance)
 
 
@@ -134,5 +134,5 @@ def test_fractional_counts_stay_additive():
 
 def test_em_needs_additive_smoothing():
     X, y, _ = channel_data(20)
-    with pytest.raises(ValueError, match="alignment='forward' needs smoothing='additive'"):
-        EditCostEstimator(alignment="forward", smoothing="katz").fit(X, y)
+    with pytest.raises(ValueError, match="counting='forward' needs smoothing='additive'"):
+        EditCostEstimator(counting="forward", smoothing="katz").fit(X, y)

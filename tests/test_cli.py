@@ -23,11 +23,11 @@ def pairs_file(tmp_path_factory):
 def test_fit_with_a_fixed_k_writes_the_estimators_model(tmp_path, pairs_file, capsys):
     path, X, y = pairs_file
     out = tmp_path / "model.json"
-    assert cli.main(["fit", str(path), "-o", str(out), "--k", "0.1", "--model", "legacy"]) == 0
+    assert cli.main(["fit", str(path), "-o", str(out), "--k", "0.1", "--model", "bounded"]) == 0
     stdout = capsys.readouterr().out
     assert "wrote" in stdout and "cheapest errors" in stdout
     loaded = EditCostEstimator.load(out)
-    direct = EditCostEstimator(k=0.1, model="legacy").fit(X, y)
+    direct = EditCostEstimator(k=0.1, model="bounded").fit(X, y)
     assert loaded.metric_ == direct.metric_
     assert WeightedLevenshtein.load(out) == direct.metric_
 

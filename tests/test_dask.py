@@ -203,7 +203,7 @@ def test_correct_refuses_bad_input(client, corrector):
         skdask.correct("tbe", corrector)
 
 
-@pytest.mark.parametrize("model", ["unified", "legacy"])
+@pytest.mark.parametrize("model", ["unified", "bounded"])
 def test_fit_counts_learns_the_single_machine_costs_exactly(client, sample, model):
     X, y = sample
     whole = EditCostEstimator().fit(X, y)
@@ -220,7 +220,7 @@ def test_fit_counts_learns_the_single_machine_costs_exactly(client, sample, mode
 def test_fit_counts_with_a_learned_aligner(client, sample, learned):
     X, y = sample
     counts = skdask.fit_counts(list(zip(X, y)), aligner=learned, block_size=400)
-    assert counts == EditCostEstimator(aligner=learned).fit(X, y).counts_
+    assert counts == EditCostEstimator(initial_metric=learned).fit(X, y).counts_
 
 
 def test_fit_counts_refuses_bad_pairs(client, learned):
@@ -240,7 +240,7 @@ def test_fit_counts_refuses_bad_pairs(client, learned):
 
 def test_grid_search_runs_on_the_cluster_with_the_same_results(client, sample):
     X, y = sample[0][:1500], sample[1][:1500]
-    grid = {"k": [0.01, 0.1, 1.0], "model": ["unified", "legacy"]}
+    grid = {"k": [0.01, 0.1, 1.0], "model": ["unified", "bounded"]}
     alone = GridSearchCV(EditCostEstimator(), grid, cv=3).fit(X, y)
     with get_task_stream(client) as stream, joblib.parallel_config(backend="dask"):
         spread = GridSearchCV(EditCostEstimator(), grid, cv=3, n_jobs=-1).fit(X, y)

@@ -3,6 +3,7 @@
 import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,30 @@ def test_api_reference_is_generated_from_docstrings(html):
         assert f'id="skocrcost.WeightedLevenshtein.{method}"' in page, method
     page = (html / "gen_modules" / "skocrcost.EditCostEstimator.html").read_text("utf-8")
     assert "Dirichlet smoothing" in page
+
+
+def test_conf_leaves_an_uncompiled_source_tree_off_sys_path(tmp_path):
+    # `python -m sphinx ... docs ...` run from the root of a checkout that is not built
+    # in place puts the root first on sys.path; conf.py must then document the
+    # installed package, not fail on the source tree's missing kernels.
+    import skocrcost
+
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "conf.py", tmp_path / "docs" / "conf.py")
+    (tmp_path / "skocrcost").mkdir()
+    (tmp_path / "skocrcost" / "__init__.py").write_text("raise ImportError('source tree')\n")
+    installed = str(Path(skocrcost.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": installed}
+
+    def run(code):
+        return subprocess.run(
+            [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
+    shadowed = run("import skocrcost")  # the root first on sys.path, as -m puts it
+    assert "source tree" in shadowed.stderr
+    read = run(
+        "import runpy; runpy.run_path('docs/conf.py'); import skocrcost; print(skocrcost.__file__)"
+    )
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.strip() == skocrcost.__file__

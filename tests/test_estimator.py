@@ -2,6 +2,7 @@
 
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -33,8 +34,8 @@ def test_unified_model_by_hand():
     assert est.metric_.distance("a", "b") == pytest.approx(0.834044, abs=1e-6)
 
 
-def test_legacy_model_by_hand():
-    est = EditCostEstimator(k=1.0, model="legacy").fit(*PAIRS)
+def test_bounded_model_by_hand():
+    est = EditCostEstimator(k=1.0, model="bounded").fit(*PAIRS)
     z = math.log(5)  # largest unseen surprisal: context 'a', -ln(1/5) > ln 4 > ln 3
     costs = est.costs_
     assert costs.substitution_cost("a", "b") == pytest.approx(-math.log(0.4) / z)
@@ -46,9 +47,9 @@ def test_legacy_model_by_hand():
     assert table.max() <= 1.0 and costs.ins.max() <= 1.0 and costs.dele.max() <= 1.0
 
 
-def test_legacy_insertion_context_is_the_corpus():
+def test_bounded_insertion_context_is_the_corpus():
     X, y = ["abc", "abc"], ["abxc", "abc"]
-    est = EditCostEstimator(k=0.5, model="legacy").fit(X, y)
+    est = EditCostEstimator(k=0.5, model="bounded").fit(X, y)
     V, total = 4, 6  # a b c x; six OCR characters
     p_ins_x = (1 + 0.5) / (total + 0.5 * V)
     unseen = [0.5 / (2 + 0.5 * (V + 1))] + [0.5 / (total + 0.5 * V)]  # context a (=b=c), corpus
@@ -127,7 +128,7 @@ def test_realignment_converges():
     est = EditCostEstimator(max_iter=6).fit(X[:3000], y[:3000])
     assert 2 <= est.n_iter_ <= 6
     if est.n_iter_ < 6:  # converged: one more alignment with the learned metric changes nothing
-        again = EditCostEstimator(aligner=est.metric_).fit(X[:3000], y[:3000])
+        again = EditCostEstimator(initial_metric=est.metric_).fit(X[:3000], y[:3000])
         assert again.counts_ == est.counts_
 
 
@@ -148,7 +149,7 @@ def test_large_alphabets_stay_sparse():
 
 
 def test_clone_pickle_and_tags():
-    est = EditCostEstimator(k=0.5, model="legacy")
+    est = EditCostEstimator(k=0.5, model="bounded")
     assert clone(est).get_params() == est.get_params()
     est.fit(["abc", "abd"], ["abc", "abe"])
     back = pickle.loads(pickle.dumps(est))
@@ -172,7 +173,7 @@ def test_real_ocr_confusions_are_cheap():
     assert learned < np.mean([unit.distance(a, b) for a, b in wrong])
 
 
-@pytest.mark.parametrize("model", ["unified", "legacy"])
+@pytest.mark.parametrize("model", ["unified", "bounded"])
 @pytest.mark.parametrize("k", [0.0, 0.1, 1.0])
 def test_fit_from_counts_of_shards_equals_fit_on_all_pairs(model, k):
     X, y = load_icdar2017_sample("tokens")
@@ -223,7 +224,7 @@ def test_katz_smoothing_by_hand():
     )
 
 
-@pytest.mark.parametrize("model", ["unified", "legacy"])
+@pytest.mark.parametrize("model", ["unified", "bounded"])
 @pytest.mark.parametrize("discount", [0.1, 0.5, 0.9])
 def test_katz_sums_to_one_in_every_ocr_context(model, discount):
     X, y = load_icdar2017_sample("tokens")
@@ -240,13 +241,13 @@ def test_katz_sums_to_one_in_every_ocr_context(model, discount):
     tables = est.costs_
     for arr in (tables.substitution_matrix(), tables.ins, tables.dele):
         assert np.all(np.isfinite(arr)) and np.all(arr >= 0)
-    if model == "legacy":
+    if model == "bounded":
         assert tables.substitution_matrix().max() <= 1 + 1e-12 and tables.ins.max() <= 1 + 1e-12
 
 
-def test_katz_insertion_probabilities_by_hand_legacy():
+def test_katz_insertion_probabilities_by_hand_bounded():
     X, y = ["abc", "abc"], ["abxc", "abc"]
-    est = EditCostEstimator(smoothing="katz", discount=0.5, model="legacy").fit(X, y)
+    est = EditCostEstimator(smoothing="katz", discount=0.5, model="bounded").fit(X, y)
     # Six OCR characters; x inserted once: (1 - 0.5) / 6.  Unseen insertions share
     # alpha = 0.5 * 1 / 6 by truth frequency: a, b, c twice each.
     p_x = 0.5 / 6
@@ -291,3 +292,49 @@ def test_grid_search_over_the_discount():
 def test_bad_katz_parameters_are_refused(params, error, match):
     with pytest.raises(error, match=match):
         EditCostEstimator(**{"smoothing": "katz", **params}).fit(["a"], ["a"])
+
+
+# -- the deprecated names: aligner, alignment, model="legacy" -------------------------------
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ({"model": "legacy"}, {"model": "bounded"}),
+        (
+            {"aligner": WeightedLevenshtein({("b", "h"): 0.2})},
+            {"initial_metric": WeightedLevenshtein({("b", "h"): 0.2})},
+        ),
+        ({"alignment": "forward", "max_iter": 3}, {"counting": "forward", "max_iter": 3}),
+    ],
+    ids=["legacy", "aligner", "alignment"],
+)
+def test_deprecated_names_still_work_with_a_future_warning(old, new):
+    X, y = ["tbe", "c0w", "Tlie", "the"], ["the", "cow", "The", "the"]
+    name = next(iter(old))
+    with pytest.warns(FutureWarning, match=f"{name}.* renamed .*{next(iter(new))}"):
+        before = EditCostEstimator(k=0.5, **old).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        after = EditCostEstimator(k=0.5, **new).fit(X, y)
+    assert before.metric_ == after.metric_
+    assert before.score(X, y) == after.score(X, y)
+    assert clone(EditCostEstimator(**old)).get_params()[name] == old[name]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"aligner": WeightedLevenshtein(), "initial_metric": WeightedLevenshtein()},
+        {"alignment": "viterbi", "counting": "forward"},
+    ],
+    ids=["aligner", "alignment"],
+)
+def test_a_deprecated_name_and_its_new_name_together_are_refused(params):
+    old, new = params
+    with pytest.raises(ValueError, match=f"{old} and {new} are both set: pass {new} only"):
+        EditCostEstimator(**params).fit(["a"], ["b"])
+
+
+def test_the_default_settings_warn_about_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        EditCostEstimator().fit(["tbe"], ["the"])

@@ -49,7 +49,7 @@ def test_frequent_confusions_become_single_edits():
 
 def test_em_re_estimates_the_multi_character_edits_too():
     X, y = rn_pairs(60, 3)
-    em = EditCostEstimator(k=0.1, max_token_length=2, alignment="forward", max_iter=5).fit(X, y)
+    em = EditCostEstimator(k=0.1, max_token_length=2, counting="forward", max_iter=5).fit(X, y)
     learned = {(s, t): n for s, t, n in em.rules_}
     assert isinstance(learned[("rn", "m")], float)
     # every OCR "rn" stands for a truth "m": nearly all the posterior mass goes to the rule
@@ -60,7 +60,7 @@ def test_em_re_estimates_the_multi_character_edits_too():
         "substitute",
         "match",
     ]
-    assert em.score(X, y) > EditCostEstimator(k=0.1, alignment="forward", max_iter=5).fit(
+    assert em.score(X, y) > EditCostEstimator(k=0.1, counting="forward", max_iter=5).fit(
         X, y
     ).score(X, y)
 
@@ -85,10 +85,10 @@ def test_learned_multi_character_edits_lower_held_out_cost_on_real_ocr():
     assert multi.score(Xte, yte) > single.score(Xte, yte)
 
 
-@pytest.mark.parametrize("alignment", ["viterbi", "forward"])
-def test_models_with_rules_or_expected_counts_save_and_load(tmp_path, alignment):
+@pytest.mark.parametrize("counting", ["viterbi", "forward"])
+def test_models_with_rules_or_expected_counts_save_and_load(tmp_path, counting):
     X, y = rn_pairs(60, 3)
-    est = EditCostEstimator(k=0.1, max_token_length=2, alignment=alignment, max_iter=3).fit(X, y)
+    est = EditCostEstimator(k=0.1, max_token_length=2, counting=counting, max_iter=3).fit(X, y)
     path = tmp_path / "model.json.gz"
     est.save(path)
     back = EditCostEstimator.load(path)
@@ -100,7 +100,7 @@ def test_models_with_rules_or_expected_counts_save_and_load(tmp_path, alignment)
 
 def test_fit_from_counts_refuses_what_needs_the_pairs():
     counts = EditCostEstimator().fit(["a"], ["b"]).counts_
-    with pytest.raises(ValueError, match="alignment"):
-        EditCostEstimator(alignment="forward").fit_from_counts(counts)
+    with pytest.raises(ValueError, match="counting must be 'viterbi' in fit_from_counts"):
+        EditCostEstimator(counting="forward").fit_from_counts(counts)
     with pytest.raises(ValueError, match="max_token_length"):
         EditCostEstimator(max_token_length=2).fit_from_counts(counts)

@@ -2,9 +2,13 @@
 
 import gzip
 import json
+import pickle
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import EditCostEstimator, WeightedLevenshtein
@@ -75,15 +79,102 @@ def test_estimator_round_trip_keeps_score_and_transform(tmp_path, fitted, name):
     )
 
 
-def test_estimator_with_aligner_and_legacy_model(tmp_path):
+def test_estimator_with_initial_metric_and_bounded_model(tmp_path):
     aligner = WeightedLevenshtein({("b", "h"): 0.2})
-    est = EditCostEstimator(k=0.5, model="legacy", aligner=aligner, references=["the", "cat"])
+    est = EditCostEstimator(
+        k=0.5, model="bounded", initial_metric=aligner, references=["the", "cat"]
+    )
     est.fit(["tbe", "cat", "dog"], ["the", "cat", "dog"])
     est.save(tmp_path / "m.json")
     back = EditCostEstimator.load(tmp_path / "m.json")
-    assert back.aligner == aligner and back.references == ["the", "cat"]
+    assert back.initial_metric == aligner and back.references == ["the", "cat"]
+    assert back.model == "bounded"
     assert back.metric_ == est.metric_
     assert back.score(["tbe"], ["the"]) == est.score(["tbe"], ["the"])
+
+
+def test_the_deprecated_names_are_saved_under_the_new_ones(tmp_path):
+    aligner = WeightedLevenshtein({("b", "h"): 0.2})
+    with pytest.warns(FutureWarning):
+        est = EditCostEstimator(k=0.5, model="legacy", aligner=aligner, alignment="forward")
+        est.fit(["tbe", "cat", "dog"], ["the", "cat", "dog"])
+    est.save(tmp_path / "m.json")
+    params = json.loads((tmp_path / "m.json").read_text())["skocrcost_estimator"]["params"]
+    assert "aligner" not in params and "alignment" not in params
+    assert params["model"] == "bounded" and params["counting"] == "forward"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing deprecated is read back
+        back = EditCostEstimator.load(tmp_path / "m.json")
+    assert back.initial_metric == aligner and back.aligner == "deprecated"
+    assert back.metric_ == est.metric_
+
+
+# Files written by skocrcost 0.1.0 (the release before initial_metric, counting and
+# model="bounded" had these names), with what they answered then: they load and
+# answer the same.
+RELEASE = Path(__file__).parent / "data" / "release_0_1_0"
+
+
+def _answers(est, expected):
+    Q, T = ["tbe", "c0w", "rnay"], ["the", "cow", "may"]
+    assert est.score(Q, T) == expected["score"]
+    if "transform" in expected:
+        np.testing.assert_array_equal(est.transform(Q), expected["transform"])
+    if "pairwise" in expected:
+        np.testing.assert_array_equal(est.metric_.pairwise(Q, T), expected["pairwise"])
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("legacy_aligner", {"model": "bounded", "counting": "viterbi", "k": 0.5}),
+        ("forward_rules", {"model": "unified", "counting": "forward", "max_token_length": 2}),
+    ],
+)
+def test_json_written_by_the_previous_release_loads(name, params):
+    expected = json.loads((RELEASE / "expected.json").read_text())[name]
+    file = {"legacy_aligner": "estimator_legacy_aligner.json"}.get(
+        name, "estimator_forward_rules.json"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # old names in a file are read silently
+        est = EditCostEstimator.load(RELEASE / file)
+    assert {k: est.get_params()[k] for k in params} == params
+    assert est.aligner == "deprecated" and est.alignment == "deprecated"
+    if name == "legacy_aligner":
+        assert est.initial_metric == WeightedLevenshtein({("b", "h"): 0.2})
+    _answers(est, expected)
+
+
+def test_pickles_written_by_the_previous_release_load():
+    expected = json.loads((RELEASE / "expected.json").read_text())
+    with open(RELEASE / "estimators.pkl", "rb") as f:
+        old = pickle.load(f)  # noqa: S301 - a file of this repository
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in ("legacy_aligner", "forward_rules"):
+            _answers(old[name], expected[name])
+    a = old["legacy_aligner"]
+    assert a.get_params()["model"] == "bounded"
+    assert a.initial_metric == WeightedLevenshtein({("b", "h"): 0.2})
+    assert old["forward_rules"].counting == "forward"
+    unfitted = old["unfitted"]
+    assert (unfitted.model, unfitted.counting, unfitted.aligner) == (
+        "bounded",
+        "forward",
+        "deprecated",
+    )
+    # They refit and clone like estimators made today.
+    assert clone(a).get_params() == a.get_params()
+    refit = clone(a).fit(["tbe", "cat"], ["the", "cat"])
+    assert (
+        refit.metric_
+        == EditCostEstimator(
+            k=0.5, model="bounded", initial_metric=a.initial_metric, references=["the", "cow"]
+        )
+        .fit(["tbe", "cat"], ["the", "cat"])
+        .metric_
+    )
 
 
 def test_saved_without_references(tmp_path, fitted):

@@ -110,7 +110,7 @@ pairs = st.lists(st.tuples(text, text), min_size=1, max_size=8)
 
 
 @settings(max_examples=25, deadline=None)
-@given(pairs, st.sampled_from([0.0, 0.1, 1.0]), st.sampled_from(["unified", "legacy"]), texts)
+@given(pairs, st.sampled_from([0.0, 0.1, 1.0]), st.sampled_from(["unified", "bounded"]), texts)
 def test_learned_metric_round_trips_and_ignores_n_jobs(pairs, k, model, probes):
     X, y = [p[0] for p in pairs], [p[1] for p in pairs]
     est = EditCostEstimator(k=k, model=model).fit(X, y)

@@ -76,10 +76,10 @@ def test_fit_is_the_same_for_every_n_jobs_and_passes_them_to_the_kernel():
             Recording.seen.append(n_threads)
             return super().align_batch(X, Y, n_threads, costs)
 
-    one = EditCostEstimator(aligner=Recording(), n_jobs=1).fit(X, y)
-    two = EditCostEstimator(aligner=Recording(), n_jobs=2).fit(X, y)
+    one = EditCostEstimator(initial_metric=Recording(), n_jobs=1).fit(X, y)
+    two = EditCostEstimator(initial_metric=Recording(), n_jobs=2).fit(X, y)
     with parallel_config(n_jobs=2):
-        ctx = EditCostEstimator(aligner=Recording()).fit(X, y)
+        ctx = EditCostEstimator(initial_metric=Recording()).fit(X, y)
     assert Recording.seen == [1, n_threads(2), n_threads(2)]
     for est in (two, ctx):
         assert est.costs_ == one.costs_
