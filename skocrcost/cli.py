@@ -1,7 +1,6 @@
 """The ``skocrcost`` command: learn costs from a file of pairs, measure distances, demo."""
 
 import argparse
-import re
 import sys
 
 from ._progress import progress
@@ -213,8 +212,9 @@ def _neighbors(args):
     return 0
 
 
-# A word of running text: letters and digits, with inner apostrophes (o'er, don't).
-WORD = re.compile(r"\w+(?:['’]\w+)*")
+# Lines corrected per call of the corrector: the progress bar moves once per batch, and
+# the memory held is that of one batch (the text streams through).
+CORRECT_BATCH = 500
 
 
 def _correct(args):
@@ -227,7 +227,7 @@ def _correct(args):
     from .datasets import PRETRAINED, pretrained
     from .estimator import EditCostEstimator
 
-    lexicon = read_lines(args.lexicon, "the lexicon")
+    lexicon = read_lines(args.lexicon, "the lexicon") if args.lexicon else "english"
     data = None if args.model in PRETRAINED else _persist.read_json(args.model)
     if data is not None and _persist.ESTIMATOR_KEY not in data:
         raise ValueError(
@@ -236,29 +236,25 @@ def _correct(args):
         )
     costs = pretrained(args.model) if data is None else EditCostEstimator.load(args.model)
     text = read_text(args.file)
-    # The costs come from the model file as they are (frozen): the pairs, if any, only
-    # teach the word prior and when to leave an out-of-lexicon word alone.
+    # The costs come from the model file as they are (frozen): the line pairs, if any,
+    # teach the language model, the word prior, the rules and the confidence of changes.
+    corrector = OCRCorrector(FrozenEstimator(costs), lexicon=lexicon, n_jobs=args.n_jobs)
     if args.pairs:
         X, y = read_pairs(args.pairs)
-        corrector = OCRCorrector(FrozenEstimator(costs), lexicon=lexicon, n_jobs=args.n_jobs)
-    else:
-        X = y = lexicon
-        corrector = OCRCorrector(
-            FrozenEstimator(costs), lexicon=lexicon, reject_margin=None, n_jobs=args.n_jobs
-        )
+    else:  # every word missing from the lexicon is replaced, lexicon words kept
+        X = y = lexicon if args.lexicon else ["the"]
+        corrector.set_params(reject_margin=None, min_confidence=None, language_model=None)
     corrector.fit(X, y)
-    words = [w for w in dict.fromkeys(WORD.findall(text)) if not w.isdigit()]
-    fixed = {}
-    batches = range(0, len(words), NEIGHBOR_BATCH)
-    bar = progress(len(batches), "correcting", args.quiet or len(batches) < 2)
+    lines = text.split("\n")
+    batches = range(0, len(lines), CORRECT_BATCH)
+    bar = progress(len(batches), "correcting", args.quiet or len(batches) < 2, unit="batch")
     try:
         for start in batches:
-            part = words[start : start + NEIGHBOR_BATCH]
-            fixed.update(zip(part, corrector.predict(part).tolist(), strict=True))
+            part = corrector.predict(lines[start : start + CORRECT_BATCH]).tolist()
+            sys.stdout.write("\n".join(part) + ("\n" if start + CORRECT_BATCH < len(lines) else ""))
             bar.update()
     finally:
         bar.close()
-    sys.stdout.write(WORD.sub(lambda m: fixed.get(m.group(), m.group()), text))
     return 0
 
 
@@ -342,23 +338,24 @@ def build_parser():
     correct = sub.add_parser(
         "correct",
         parents=[common],
-        help="correct the words of a text to lexicon words (text in, text out)",
-        description="Replace each word of FILE (or stdin) that is not in LEXICON by its best "
-        "lexicon word (OCRCorrector: learned edit costs plus a word prior), keeping "
-        "everything else as it is, and write the text to stdout. Case-sensitive: list "
-        "capitalised forms in the lexicon too. With --pairs (OCR<TAB>truth token pairs), "
-        "the word frequencies and the rule for leaving an out-of-lexicon word alone are "
-        "learned from them; without, every lexicon word is equally likely and every word "
-        "missing from the lexicon is replaced.",
+        help="correct a text line by line (text in, text out)",
+        description="Correct FILE (or stdin) line by line with OCRCorrector's line decoder "
+        "(learned edit costs, a language model, the lexicon) and write it to stdout, "
+        "spacing and line ends kept. With --pairs (OCR<TAB>truth line pairs; a token pair "
+        "is a line of one word) the language model, word frequencies, rules and the "
+        "confidence of changes are learned from them; without, every lexicon word is "
+        "equally likely and every word missing from the lexicon is replaced.",
     )
     correct.add_argument("file", metavar="FILE", nargs="?", default="-", help="default: stdin")
-    correct.add_argument("--lexicon", required=True, help="a word list, one per line")
+    correct.add_argument(
+        "--lexicon", help="a word list, one per line (default: the shipped English words)"
+    )
     correct.add_argument(
         "--model",
         default="en-historical",
         help="an estimator file from 'fit' or save(), or a shipped model (default: en-historical)",
     )
-    correct.add_argument("--pairs", help="token pairs for the word prior and the reject rule")
+    correct.add_argument("--pairs", help="line pairs to learn the corrector's context from")
     correct.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
     correct.set_defaults(func=_correct)
 

@@ -16,6 +16,7 @@ import sys
 import numpy as np
 import pytest
 from conftest import package_env
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import (
@@ -627,8 +628,8 @@ CORRECTOR_PARAMS = {
     "prior_weight NaN": ({"prior_weight": math.nan}, ValueError, "'prior_weight'"),
     "prior_weight negative": ({"prior_weight": -1.0}, ValueError, "'prior_weight'"),
     "reject_margin inf": ({"reject_margin": math.inf}, ValueError, "'reject_margin'"),
-    "keep_known a string": ({"keep_known": "yes"}, ValueError, "'keep_known'"),
-    "unknown language model": ({"language_model": "katz"}, ValueError, "'language_model'"),
+    "min_confidence above 1": ({"min_confidence": 1.5}, ValueError, "'min_confidence'"),
+    "unknown language model": ({"language_model": "kenlm"}, ValueError, "'language_model'"),
     "estimator a number": ({"estimator": 5}, ValueError, "'estimator'"),
     "estimator with a bad k": ({"estimator": EditCostEstimator(k=-1)}, ValueError, "'k'"),
     "n_jobs 0": ({"n_jobs": 0}, ValueError, "n_jobs"),
@@ -694,6 +695,11 @@ def test_corrector_edge_case_tokens():
     assert out.shape == (6,) and all(isinstance(w, str) for w in out)
     assert out[0] == "" and out[4] == "the"  # an empty token stays empty
     assert FIXER.predict([]).shape == (0,)
+    # A line of 10^5 characters (25,000 words) is decoded word by word, in linear time.
+    # (Without recurrences: "tbe" 12,500 times over would read as the text's spelling.)
+    long = clone(FIXER).set_params(recurrence_weight=0.0)
+    long.__dict__.update({k: v for k, v in FIXER.__dict__.items() if k.endswith("_")})
+    assert long.predict(["tbe c0w " * 12_500])[0] == "the cow " * 12_500
 
 
 @pytest.mark.parametrize(

@@ -253,16 +253,10 @@ def test_correct_fixes_words_and_keeps_everything_else(tmp_path, capsys):
     args = ["correct", str(tmp_path / "page.txt"), "--lexicon", str(tmp_path / "words.txt")]
     assert cli.main([*args, "--pairs", str(tmp_path / "tokens.tsv")]) == 0
     out = capsys.readouterr().out
-    # The same words as OCRCorrector with the shipped costs, frozen, fitted on the pairs.
+    # The lines of OCRCorrector with the shipped costs, frozen, fitted on the pairs.
     fixer = OCRCorrector(FrozenEstimator(pretrained()), lexicon=CORRECT_WORDS)
     fixer.fit([a for a, _ in pairs], [b for _, b in pairs])
-    words = ["Tbe", "1t", "was", "0f", "the", "c0w", "in", "Cambridgo", "Smyth", "xyz"]
-    fixed = dict(zip(words, fixer.predict(words).tolist()))
-    expected = (
-        f"{fixed['Tbe']} {fixed['1t']} was {fixed['0f']} the {fixed['c0w']}, in "
-        f"{fixed['Cambridgo']}.\n{fixed['Smyth']} 1852 {fixed['xyz']}\n"
-    )
-    assert out == expected
+    assert out == "\n".join(fixer.predict(CORRECT_TEXT.split("\n")))
     assert out == "The It was of the cow, in Cambridge.\nSmyth 1852 xyz\n"
     # Without pairs, every word missing from the lexicon is replaced.
     assert cli.main(args) == 0
@@ -270,6 +264,19 @@ def test_correct_fixes_words_and_keeps_everything_else(tmp_path, capsys):
     assert out.startswith("The It was of the cow, in Cambridge.\n") and out.endswith("\n")
     last = out.splitlines()[1].split()
     assert last[1] == "1852" and last[0] in CORRECT_WORDS and last[2] in CORRECT_WORDS
+    # Without a lexicon, the shipped English words.
+    assert cli.main(["correct", str(tmp_path / "page.txt")]) == 0
+    assert "was of the cow, in Cambridge.\n" in capsys.readouterr().out
+
+
+def test_correct_streams_a_long_text_in_batches_of_lines(tmp_path, capsys, monkeypatch):
+    _correct_files(tmp_path)
+    monkeypatch.setattr(cli, "CORRECT_BATCH", 2)  # five batches for the nine lines
+    page = "Tbe c0w\r\n  in Cambridgo.\n\n" * 3  # line ends and spacing kept as they are
+    (tmp_path / "long.txt").write_text(page, encoding="utf-8", newline="")
+    args = ["correct", str(tmp_path / "long.txt"), "--lexicon", str(tmp_path / "words.txt")]
+    assert cli.main([*args, "--pairs", str(tmp_path / "tokens.tsv"), "-q"]) == 0
+    assert capsys.readouterr().out == "The cow\r\n  in Cambridge.\n\n" * 3
 
 
 def test_correct_reads_stdin_and_refuses_bad_input(tmp_path, capsys):

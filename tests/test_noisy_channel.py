@@ -636,6 +636,7 @@ def _benchmark_corrector(ocr_lines, truth_lines, **params):
         EditCostEstimator(k=0.03),
         lexicon=lexicon,
         language_model=KatzBackoffLM(order=3, discount=0.7),
+        min_confidence=None,  # the decoder's own choices
         **params,
     ).fit(X_seq, y_seq)
 
@@ -748,9 +749,10 @@ def test_ocr_corrector_corrects_running_text_with_the_language_model():
     }
     text = "In bis house,  Tbe book.\nSmyth 12 Russell-bis"
     assert fixer.correct(text) == "In his house,  The book.\nSmyth 12 Russell-his"
-    # Sequences are corrected like lines; isolated tokens without the language model.
+    # Sequences are corrected like lines, and so are strings (a token is a line of one
+    # word, read with the language model from the start of a line).
     assert fixer.predict([["In", "bis", "house,"], ["tbe"]]) == [["In", "his", "house,"], ["the"]]
-    assert fixer.predict(["bis", "tbe"]).tolist() == ["bis", "the"]
+    assert fixer.predict(["bis", "tbe"]).tolist() == [fixer.correct("bis"), "the"] == ["his", "the"]
     # A prior of 1 that a lexicon word is right keeps "bis"; without a language model
     # the corrector's context-free word prior stands in for it.
     fixer.set_params(real_word_prior=1.0).fit(ocr, truth)

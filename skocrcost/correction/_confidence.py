@@ -68,6 +68,17 @@ def change_spans(tokens, corrected):
     return spans
 
 
+def _helps(original, corrected, truth):
+    """Whether a change gives its tokens their true words: the words of the corrected
+    tokens are the truth's, and the tokens are nearer to the truth in characters than
+    before.  (A change of one wrong word to another, nearer or not, does not help:
+    on noisy text such changes make lines worse as often as better.)"""
+    new, want = _joined(corrected), _joined(truth)
+    if _core(new) != _core(want):
+        return False
+    return _UNIT.distance(new, want) < _UNIT.distance(_joined(original), want)
+
+
 def _joined(tokens):
     return " ".join(t for t in tokens if t)
 
@@ -220,8 +231,7 @@ class ChangeConfidence:
         """Learn from the corrections of token sequences whose truth is known.
 
         ``truth[i][j]`` is the truth token aligned to ``sequences[i][j]`` (``""``
-        where the OCR token has none).  A change helps when its tokens are
-        nearer to their truth, in characters, after it than before.
+        where the OCR token has none); see :func:`_helps`.
         """
         spans = [
             (i, a, b)
@@ -229,11 +239,7 @@ class ChangeConfidence:
             for a, b in change_spans(seq, fix)
         ]
         labels = np.array(
-            [
-                _UNIT.distance(_joined(corrected[i][a:b]), _joined(truth[i][a:b]))
-                < _UNIT.distance(_joined(sequences[i][a:b]), _joined(truth[i][a:b]))
-                for i, a, b in spans
-            ],
+            [_helps(sequences[i][a:b], corrected[i][a:b], truth[i][a:b]) for i, a, b in spans],
             dtype=bool,
         )
         self.n_changes_ = len(spans)

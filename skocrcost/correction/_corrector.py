@@ -10,11 +10,17 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._costs import check_flag
-from .._validation import StringInputMixin, check_number, check_pairs, check_strings
+from .._sklearn_compat import HasMethods, Interval, StrOptions
+from .._validation import (
+    StringInputMixin,
+    check_flag,
+    check_number,
+    check_pairs,
+    check_strings,
+    validate_params,
+)
 from ..datasets import load_english_words
 from ..estimator import EditCostEstimator
 from ..lm import KatzBackoffLM
@@ -33,13 +39,22 @@ __all__ = ["OCRCorrector"]
 
 
 class OCRCorrector(StringInputMixin, BaseEstimator):
-    """Correct OCR tokens to lexicon words by learned edit costs, a word prior and a reject rule.
+    """Correct OCR lines: learned edit costs, a language model, a beam over each line.
 
-    ``fit(X, y)`` learns the edit costs from (OCR, truth) token pairs with a
-    clone of ``estimator``, indexes the lexicon (:class:`EditDistanceNeighbors`)
-    and estimates a word prior and an out-of-lexicon model from the truth tokens.
-    ``predict`` then scores the ``n_candidates`` nearest lexicon words ``w`` of
-    each OCR token ``x`` by, in nats (natural-log units)::
+    ``OCRCorrector().fit(ocr_lines, truth_lines).predict(new_ocr_lines)`` is the
+    whole job.  ``fit`` aligns the tokens of each pair of lines
+    (:func:`~skocrcost.correction.align_tokens`), learns the edit costs from
+    the pairs of words with a clone of ``estimator``, indexes the lexicon
+    (:class:`EditDistanceNeighbors`), fits the language model, the word prior,
+    the out-of-lexicon model and the surface rules on the truth, and learns how
+    far to trust each kind of change (``min_confidence``, below).
+    :meth:`predict` and :meth:`correct` read each line as the cheapest path
+    through the readings of its words (see :meth:`correct`); :meth:`score` is
+    ``1 - word error rate``.
+
+    Each candidate lexicon word ``w`` of an OCR word ``x`` is scored, in nats
+    (natural-log units), by the channel and (without a language model) the
+    word prior::
 
         score(x, w) = Z * cost(x, w) - prior_weight * ln P(w)
 
@@ -50,6 +65,18 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     close to 0 for OCR) and both terms are in the same units.  ``P(w)`` is the
     frequency of ``w`` among the training truth tokens, add-one smoothed over the
     lexicon (a lexicon word never seen still has a prior).
+
+    **Do no harm.** A change the decoder proposes is made only when a
+    classifier learned in ``fit`` gives it a probability of at least
+    ``min_confidence`` of giving the tokens their true words.  ``fit`` learns it
+    from the changes that a corrector fitted on the other lines makes to
+    held-out blocks of the training lines (at most ``CONFIDENCE_LINES``),
+    described by their shape (capitals, inner punctuation, digits, a
+    possessive), what they do (edit and channel cost, lexicon words before and
+    after, case or punctuation only), the language model's view of the old and
+    the new word in context, their recurrence and how noisy the text around
+    them is.  ``correct(text, return_confidence=True)`` lists each change with
+    its confidence, for a reviewer.
 
     **When not to correct.** Names and rare words are missing from any lexicon,
     and many such OCR tokens are already right.  The corrector weighs the best
@@ -89,29 +116,27 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``EditCostEstimator()``.  With None, scikit-learn cannot set its
         parameters (``set_params(estimator__k=...)`` raises AttributeError):
         pass ``EditCostEstimator()`` to tune ``estimator__k`` with GridSearchCV.
-    lexicon : sequence of str, optional
+    lexicon : sequence of str, "english" or None, default="english"
         The words to correct to, in priority order (ties in the score go to the
         earlier word; put the most frequent first); duplicates are dropped.
-        None means the distinct truth tokens, most frequent first.
+        "english": the SCOWL English words shipped with the package
+        (:func:`skocrcost.datasets.load_english_words`) and the words the
+        training truth has at least twice, lower-cased, most frequent in the
+        truth first.  None: the distinct words of the truth, most frequent first.
     n_candidates : int, default=10
         Nearest words (by edit cost) rescored with the prior; at most the lexicon size.
-    keep_known : bool, default=True
-        Leave a token that is already a lexicon word as it is.
     prior_weight : float, default=1.0
         Weight of ``-ln P(w)``; 0 ranks by edit cost alone.
     reject_margin : float or None, default=0.0
         Nats by which the best word must beat keeping the token; None never
         keeps an out-of-lexicon token (always corrects to the best word).
-    language_model : KatzBackoffLM, optional
-        A word language model for running text (:meth:`correct`, and
-        :meth:`predict` / :meth:`score` on token sequences).  ``fit`` fits a
-        clone on the truth side, its words lower-cased and stripped of
-        punctuation (:func:`skocrcost.correction.lm_sentence`): one sentence
-        per truth sequence, or the whole truth as one running text when ``y`` is
-        flat; so ``language_model__discount`` is tuned like any parameter.
-        Wrap a model fitted on other text in ``sklearn.frozen.FrozenEstimator``
-        to use it as it is.
-        :meth:`predict` on isolated tokens does not use it.
+    language_model : KatzBackoffLM, "katz" or None, default="katz"
+        The word language model of the decoder.  ``fit`` fits a clone on the
+        truth side, its words lower-cased and stripped of punctuation: one
+        sentence per truth line (or sequence), so ``language_model__discount``
+        is tuned like any parameter.  "katz": ``KatzBackoffLM(order=3)``.  Wrap
+        a model fitted on other text in ``sklearn.frozen.FrozenEstimator`` to
+        use it as it is.  None: the word prior (``prior_weight``) alone.
     lm_weight : float, default=1.0
         In :meth:`correct`, the weight of ``-ln P_LM(w | previous words)``
         (nats) against the channel surprisal ``Z * cost``.
@@ -146,7 +171,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (``surface_rules_.join``: ``de sired`` -> ``de-sired`` where the truth
         keeps the hyphens of the printed page's line ends); in :meth:`predict`
         the second token comes back as ``""``.  None never joins.
-    recurrence_weight : float, default=0.0
+    recurrence_weight : float, default=3.0
         In :meth:`correct` and :meth:`predict` on sequences, the nats by which
         keeping an out-of-lexicon word gets cheaper per natural log of the
         number of times it occurs in the text being corrected (the whole
@@ -207,6 +232,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         whose last two words agree merge first), so that a choice is judged
         by the words after it too; 1 is greedy left-to-right decoding, each
         word chosen once given the words before it.
+    min_confidence : float in [0, 1] or None, default=0.7
+        Make a proposed change only when the learned probability that it gives
+        its tokens their true words is at least this (see "Do no harm"); 0
+        makes every change, higher values fewer and surer ones.  Changing it
+        needs no refit.  None at ``fit`` learns no confidence (a faster fit) and
+        makes every change.  With fewer than ``ChangeConfidence.MIN_CHANGES``
+        (20) changes on the held-out lines to learn from, every change is made.
     n_jobs : int, optional
         Threads for the search: None = 1 (unless a joblib context sets it), -1 = all cores.
 
@@ -251,6 +283,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         mixed_case_prior_)`` plus the channel cost, whatever the lexicon says
         of its lower-cased form (``aU`` for ``all`` reads as the lexicon word
         ``au``, yet 0 of 172 such OCR words of ICDAR 2017 are right).
+    confidence_ : object or None
+        The learned confidence of changes (see "Do no harm"): ``n_changes_``
+        labelled changes learned from, ``helpful_share_`` the share of them that
+        helped, ``model_`` the classifier (scikit-learn's
+        ``HistGradientBoostingClassifier``).  None when ``min_confidence`` was
+        None at fit or there were too few changes to learn from.
     surface_rules_ : object
         What the punctuation and case of an OCR word stand for, learned from
         the training pairs whose cores agree ignoring case
@@ -277,7 +315,21 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     Examples
     --------
-    >>> from skocrcost import EditCostEstimator, OCRCorrector
+    The one-call path: line pairs in, corrected lines out.
+
+    >>> from skocrcost import OCRCorrector, word_error_rate
+    >>> from skocrcost.datasets import load_icdar2017_sample
+    >>> ocr, truth = load_icdar2017_sample("lines")
+    >>> fixer = OCRCorrector().fit(ocr[:2000], truth[:2000])
+    >>> fixed = fixer.predict(ocr[2000:2300])
+    >>> word_error_rate(truth[2000:2300], fixed) < word_error_rate(truth[2000:2300], ocr[2000:2300])
+    True
+    >>> fixer.correct("Tbe Queene of tbe Fairies")
+    'The Queene of the Fairies'
+
+    Small examples, on tokens (a token is a line of one word):
+
+    >>> from skocrcost import EditCostEstimator
     >>> ocr = ["tbe", "the", "cow", "c0w", "tbe", "Smyth"]
     >>> truth = ["the", "the", "cow", "cow", "the", "Smyth"]
     >>> fixer = OCRCorrector(EditCostEstimator(k=0.5), lexicon=["the", "cow"]).fit(ocr, truth)
@@ -324,7 +376,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "estimator": [HasMethods(["fit"]), None],
         "lexicon": ["array-like", StrOptions({"english"}), None],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
-        "keep_known": ["boolean"],
         "prior_weight": [Interval(Real, 0, None, closed="left")],
         "reject_margin": [Interval(Real, None, None, closed="neither"), None],
         "language_model": [HasMethods(["fit", "log_probabilities"]), StrOptions({"katz"}), None],
@@ -352,7 +403,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         *,
         lexicon="english",
         n_candidates=10,
-        keep_known=True,
         prior_weight=1.0,
         reject_margin=0.0,
         language_model="katz",
@@ -361,7 +411,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         real_word_smoothing=None,
         split_cost=None,
         join_cost=None,
-        recurrence_weight=0.0,
+        recurrence_weight=3.0,
         variant_weight=0.0,
         fix_punctuation=False,
         fix_case=False,
@@ -370,13 +420,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         fix_hyphens=False,
         fix_mixed_case=False,
         beam_width=8,
-        min_confidence=0.5,
+        min_confidence=0.7,
         n_jobs=None,
     ):
         self.estimator = estimator
         self.lexicon = lexicon
         self.n_candidates = n_candidates
-        self.keep_known = keep_known
         self.prior_weight = prior_weight
         self.reject_margin = reject_margin
         self.language_model = language_model
@@ -422,8 +471,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
-        check_number(self.n_candidates, "n_candidates", low=1, integer=True)  # refuses booleans
+        validate_params(self)
         for name in ("prior_weight", "reject_margin"):
             value = getattr(self, name)
             if value is not None and not math.isfinite(value):

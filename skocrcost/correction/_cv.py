@@ -7,11 +7,11 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import progress
-from .._validation import StringInputMixin, check_pairs
+from .._sklearn_compat import Interval
+from .._validation import StringInputMixin, check_pairs, validate_params
 from ._corrector import OCRCorrector, _check_sequence_pairs, _is_sequences
 
 __all__ = ["OCRCorrectorCV"]
@@ -127,7 +127,7 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
+        validate_params(self)
         grid = {"lm_weight": [0.5, 1.0, 2.0], "reject_margin": [0.0, 3.0]}
         grid = grid if self.param_grid is None else self.param_grid
         unknown = sorted(set(grid) - DECODING)

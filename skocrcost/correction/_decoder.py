@@ -513,16 +513,19 @@ class NoisyChannelDecoder:
         ]
         if not noise or len(noise) > 2:
             return pieces
-        unknown = any(
-            self._key(pieces[k]) not in self.words for j in noise for k in (j - 1, j + 1)
-        )
+        unknown = any(self._key(pieces[k]) not in self.words for j in noise for k in (j - 1, j + 1))
         return [core] if unknown else pieces
 
     def _slots(self, token):
         """The words of a token: ``(piece index, looked-up word, correctable, mixed)``
         each; ``mixed``: written in mixed case and priced by ``mixed_case_prior``."""
-        pieces = self._word_pieces(split_token(token)[1])
-        whole = len(pieces) > 1 and self._hyphenated_word("".join(pieces))
+        core = split_token(token)[1]
+        pieces = self._word_pieces(core)
+        # A lexicon word with hyphens stays whole, and so does a number with letters in
+        # it (1,000,OOOf: its pieces are digits misread, not words).
+        whole = len(pieces) > 1 and (
+            self._hyphenated_word(core) or not correctable(core.replace(",", "").replace(".", ""))
+        )
         return [
             (j, self._key(p), correctable(p) and not whole, self._mixed(p))
             for j, p in enumerate(pieces)

@@ -21,16 +21,18 @@ class _TokenCodes:
         return "".join(chr(0x10000 + self.ids.setdefault(t, len(self.ids))) for t in line.split())
 
 
-def _lines(hyp, ref):
-    if isinstance(hyp, str) and isinstance(ref, str):
-        return [hyp], [ref]
-    hyp = check_strings(hyp, "hypothesis", allow_empty=True)
-    ref = check_strings(ref, "reference", allow_empty=True)
-    if len(hyp) != len(ref):
+def _lines(reference, hypothesis):
+    """``(reference, hypothesis)`` as lists of lines of the same length."""
+    if isinstance(reference, str) and isinstance(hypothesis, str):
+        return [reference], [hypothesis]
+    reference = check_strings(reference, "reference", allow_empty=True)
+    hypothesis = check_strings(hypothesis, "hypothesis", allow_empty=True)
+    if len(reference) != len(hypothesis):
         raise ValueError(
-            f"reference and hypothesis must have the same length, got {len(ref)} and {len(hyp)}"
+            "reference and hypothesis must have the same length, got "
+            f"{len(reference)} and {len(hypothesis)}"
         )
-    return hyp, ref
+    return reference, hypothesis
 
 
 def word_error_rate(reference, hypothesis):

@@ -1,0 +1,254 @@
+"""OCRCorrector on whole lines: error rates, token alignment, confidence, CV, linear fit."""
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.model_selection import cross_val_score
+
+from skocrcost import OCRCorrector, OCRCorrectorCV, character_error_rate, word_error_rate
+from skocrcost.correction import (
+    align_tokens,
+    character_error_rate_scorer,
+    word_error_rate_scorer,
+)
+from skocrcost.correction import _rules
+from skocrcost.correction._confidence import change_spans
+from skocrcost.correction._rules import SurfaceRules
+from skocrcost.datasets import load_icdar2017_sample
+
+
+def _levenshtein(a, b):
+    """Unit edit distance between two sequences, by the textbook DP."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+LINE = st.lists(st.sampled_from(["the", "tbe", "cat", "c,at", "a", "-"]), max_size=6).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(LINE, LINE), min_size=1, max_size=5))
+def test_error_rates_are_the_textbook_edit_distances(pairs):
+    ref, hyp = [r for r, _ in pairs], [h for _, h in pairs]
+    words = sum(_levenshtein(h.split(), r.split()) for h, r in pairs)
+    chars = sum(_levenshtein(h, r) for h, r in pairs)
+    n_words, n_chars = sum(len(r.split()) for r in ref), sum(len(r) for r in ref)
+    assert word_error_rate(ref, hyp) == pytest.approx(
+        words / n_words if n_words else float(words > 0)
+    )
+    assert character_error_rate(ref, hyp) == pytest.approx(
+        chars / n_chars if n_chars else float(chars > 0)
+    )
+
+
+def test_error_rates_take_one_line_and_name_bad_input():
+    assert word_error_rate("the cat sat", "tbe cat sat") == pytest.approx(1 / 3)
+    assert character_error_rate("the", "tbe") == pytest.approx(1 / 3)
+    with pytest.raises(ValueError, match="same length"):
+        word_error_rate(["a", "b"], ["a"])
+    with pytest.raises(TypeError, match="hypothesis"):
+        word_error_rate(["a"], [3])
+
+
+@settings(max_examples=60, deadline=None)
+@given(LINE, LINE)
+def test_align_tokens_keeps_every_token_in_order(ocr, truth):
+    columns = align_tokens(ocr, truth)
+    assert " ".join(o for o, _ in columns if o is not None).split() == ocr.split()
+    assert " ".join(t for _, t in columns if t is not None).split() == truth.split()
+
+
+def test_align_tokens_groups_split_and_merged_words():
+    assert align_tokens("Tbe cat retu rned", "The cat returned") == [
+        ("Tbe", "The"),
+        ("cat", "cat"),
+        ("retu rned", "returned"),
+    ]
+    assert align_tokens("ofthe book", "of the book") == [("ofthe", "of the"), ("book", "book")]
+    # A word missing from the OCR is a gap, not part of its neighbour.
+    assert align_tokens("the fox", "the quick fox") == [
+        ("the", "the"),
+        (None, "quick"),
+        ("fox", "fox"),
+    ]
+    with pytest.raises(TypeError, match="truth_line"):
+        align_tokens("a", None)
+
+
+@pytest.fixture(scope="module")
+def sample():
+    X, y = load_icdar2017_sample("lines")
+    return X[:1200], y[:1200], X[1200:1500], y[1200:1500]
+
+
+@pytest.fixture(scope="module")
+def fitted(sample):
+    X, y, _, _ = sample
+    return OCRCorrector().fit(X, y)  # the one-call path, with its defaults
+
+
+def test_the_one_call_path_corrects_lines(fitted, sample):
+    _, _, X_test, y_test = sample
+    hyp = fitted.predict(X_test)
+    assert hyp.shape == (len(X_test),) and all(isinstance(h, str) for h in hyp)
+    # score is 1 - WER, checked against the textbook distance, not through predict's path.
+    errors = sum(_levenshtein(h.split(), t.split()) for h, t in zip(hyp, y_test))
+    assert fitted.score(X_test, y_test) == pytest.approx(
+        1 - errors / sum(len(t.split()) for t in y_test)
+    )
+    raw = word_error_rate(y_test, X_test)
+    assert word_error_rate(y_test, list(hyp)) < raw  # it corrects, on held-out lines
+    assert fitted.correct("\n".join(X_test[:3])).split("\n") == list(hyp[:3])
+    # The scorers are the negated rates, for GridSearchCV and cross_val_score.
+    assert word_error_rate_scorer(fitted, X_test, y_test) == pytest.approx(
+        -word_error_rate(y_test, list(hyp))
+    )
+    assert character_error_rate_scorer(fitted, X_test, y_test) == pytest.approx(
+        -character_error_rate(y_test, list(hyp))
+    )
+    assert fitted.lexicon_[0] == "the"  # the truth's most frequent word first
+    assert "government" in set(fitted.lexicon_)  # and the shipped English words
+
+
+def test_the_confidence_threshold_moves_the_changes_made(fitted, sample):
+    _, _, X_test, _ = sample
+    text = "\n".join(X_test[:150])
+    fixer = clone(fitted)
+    fixer.__dict__.update(fitted.__dict__)  # the same fitted state, its own parameters
+    out, changes = fixer.correct(text, return_confidence=True)
+    assert fitted.confidence_ is not None and changes
+    assert all(0.0 <= c.confidence <= 1.0 for c in changes)
+    assert [c.applied for c in changes] == [c.confidence >= 0.5 for c in changes]
+    # The changes listed are the output's: each applied one is in its line.
+    lines = out.split("\n")
+    for c in changes:
+        assert (c.corrected in lines[c.line]) or not c.applied
+    made = {}
+    for threshold in (0.0, 0.5, 0.9, 1.0):
+        fixer.set_params(min_confidence=threshold)
+        _, listed = fixer.correct(text, return_confidence=True)
+        made[threshold] = {(c.line, c.start) for c in listed if c.applied}
+    assert made[1.0] <= made[0.9] <= made[0.5] <= made[0.0]
+    assert len(made[0.9]) < len(made[0.0])  # the threshold takes some back
+    # 0 makes every change: the output of the decoder without a review.
+    fixer.set_params(min_confidence=0.0)
+    everything = fixer.correct(text)
+    assert fixer.set_params(min_confidence=None).correct(text) == everything
+    # 1 makes none (no probability reaches it) where the learned ones are below 1.
+    fixer.set_params(min_confidence=1.0)
+    kept = fixer.correct(text).split("\n")
+    assert all(c.confidence < 1.0 for c in changes)
+    assert kept == text.split("\n")
+
+
+def test_change_spans_take_the_tokens_a_change_emptied():
+    tokens = ["retu", "rned", "the", "cat", "•"]
+    assert change_spans(tokens, ["returned", "", "the", "cat", "•"]) == [(0, 2)]
+    assert change_spans(tokens, ["retu", "rned", "tbe", "cat", ""]) == [(2, 3), (4, 5)]
+    assert change_spans(tokens, list(tokens)) == []
+
+
+def test_possessives_and_numbers_are_not_misread_as_other_words():
+    X = ["the prisoner was here", "tbe prisoner was there", "the wife was here"] * 10
+    y = ["the prisoner was here", "the prisoner was there", "the wife was here"] * 10
+    fixer = OCRCorrector(lexicon=["the", "prisoner", "prisoners", "was", "here", "there", "wife"])
+    fixer.fit(X, y)
+    # The possessive's 's is no part of the word: "prisoner" is kept, and so is the 's.
+    assert fixer.correct("tbe prisoner's wife") == "the prisoner's wife"
+    assert fixer.correct("tbe wife's prisoner") == "the wife's prisoner"
+    # A word with two digits or more (a price, a date, an ordinal) is left alone.
+    assert fixer.correct("tbe 1,000,OOOf 57th") == "the 1,000,OOOf 57th"
+
+
+def test_flat_token_pairs_are_lines_of_one_word_and_fit_in_linear_work(monkeypatch):
+    """100,000 token pairs fit as one-word lines: no pass over them is quadratic.
+
+    The spacing rules' word-level distances are counted in DP cells: on n and 4n
+    pairs the work must grow at most linearly (a pass over the whole input per
+    token, as a flat list read as one running text once made it, fails both)."""
+    X, y = load_icdar2017_sample("tokens")
+    X, y = (X * 4)[:100_000], (y * 4)[:100_000]
+    cells = []
+
+    class Counting:
+        def distance(self, a, b):
+            cells[-1] += (len(a) + 1) * (len(b) + 1)
+            return _rules.WeightedLevenshtein().distance(a, b)
+
+    monkeypatch.setattr(_rules, "_UNIT", Counting())
+    fixer = OCRCorrector(language_model=None, min_confidence=None)
+    for n in (25_000, 100_000):
+        cells.append(0)
+        fixer.fit(X[:n], y[:n])
+    assert cells[0] > 0
+    assert cells[1] <= 5 * cells[0]
+    assert cells[1] <= 200 * 100_000  # a bound a quadratic pass (10^10 cells) breaks
+    assert fixer.predict(["tbe"]).tolist() == ["the"]
+
+
+def test_a_long_line_costs_the_spacing_rules_linear_work(monkeypatch):
+    cells = []
+
+    class Counting:
+        def distance(self, a, b):
+            cells[-1] += (len(a) + 1) * (len(b) + 1)
+            return 0
+
+    monkeypatch.setattr(_rules, "_UNIT", Counting())
+    for n in (200, 800):
+        cells.append(0)
+        line = ["word", "-", "other"] * n
+        SurfaceRules([line], [line])
+    assert 0 < cells[1] <= 5 * cells[0]
+
+
+def test_pickles_without_their_caches_and_predict_the_same(fitted, sample):
+    _, _, X_test, _ = sample
+    want = fitted.predict(X_test[:40]).tolist()
+    assert fitted._caches_  # filled by the predictions above
+    back = pickle.loads(pickle.dumps(fitted))
+    assert not getattr(back, "_caches_", None)
+    assert back.predict(X_test[:40]).tolist() == want
+
+
+def test_the_cv_corrector_tunes_decoding_weights_inside_fit(sample):
+    X, y, X_test, y_test = sample
+    X, y = X[:600], y[:600]
+    grid = {"lm_weight": [0.0, 1.0]}
+    base = OCRCorrector(min_confidence=None)
+    search = OCRCorrectorCV(base, param_grid=grid, cv=2, max_lines=100).fit(X, y)
+    results = search.cv_results_
+    assert [p["lm_weight"] for p in results["params"]] == [0.0, 1.0]
+    best = int(np.argmax(results["mean_test_score"]))
+    assert search.best_params_ == results["params"][best]
+    assert search.best_score_ == results["mean_test_score"][best]
+    assert search.best_estimator_.lm_weight == search.best_params_["lm_weight"]
+    # A fold's score is that of a corrector fitted on the other fold, as computed here.
+    fold = clone(base).set_params(lm_weight=1.0).fit(X[300:], y[300:])
+    held = list(range(0, 50)) + list(range(100, 150)) + list(range(200, 250))
+    assert results["split0_test_score"][1] == pytest.approx(
+        fold.score([X[i] for i in held], [y[i] for i in held])
+    )
+    assert (
+        search.predict(X_test[:5]).tolist() == search.best_estimator_.predict(X_test[:5]).tolist()
+    )
+    with pytest.raises(ValueError, match="param_grid"):
+        OCRCorrectorCV(param_grid={"estimator__k": [0.1]}).fit(X, y)
+    with pytest.raises(ValueError, match="cv=2"):
+        OCRCorrectorCV(cv=2).fit(X[:3], y[:3])
+
+
+def test_cross_val_score_runs_on_lines(sample):
+    X, y, _, _ = sample
+    scores = cross_val_score(
+        OCRCorrector(min_confidence=None, language_model=None), X[:300], y[:300], cv=2
+    )
+    assert scores.shape == (2,) and np.all(scores <= 1.0)
