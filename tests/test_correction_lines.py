@@ -11,11 +11,11 @@ from sklearn.model_selection import cross_val_score
 
 from skocrcost import OCRCorrector, OCRCorrectorCV, character_error_rate, word_error_rate
 from skocrcost.correction import (
+    _rules,
     align_tokens,
     character_error_rate_scorer,
     word_error_rate_scorer,
 )
-from skocrcost.correction import _rules
 from skocrcost.correction._confidence import change_spans
 from skocrcost.correction._rules import SurfaceRules
 from skocrcost.datasets import load_icdar2017_sample
