@@ -137,17 +137,17 @@ def kneighbors(
 
 
 def correct(texts, corrector, *, block_size=DEFAULT_BLOCK_SIZE):
-    """Correct every token with a fitted OCRCorrector, partition by partition on the workers.
+    """Correct every line with a fitted OCRCorrector, partition by partition on the workers.
 
     Parameters
     ----------
     texts : dask.bag.Bag, 1-D dask.array.Array or sequence of str
-        OCR tokens (split running text into tokens first, e.g.
-        ``bag.str.split().flatten()``).
+        OCR lines (e.g. ``dask.bag.read_text(...)``; a token is a line of one
+        word).
     corrector : OCRCorrector
         Fitted; shipped once per worker, its ``predict`` runs on each block.
     block_size : int, default=1024
-        Tokens per block for a plain sequence.
+        Lines per block for a plain sequence.
 
     Returns
     -------

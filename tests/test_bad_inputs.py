@@ -1187,7 +1187,7 @@ CORRECT_PARAMS = {
     "beam_width None": ({"beam_width": None}, (TypeError, ValueError), "beam_width"),
     "beam_width a string": ({"beam_width": "8"}, (TypeError, ValueError), "beam_width"),
     "language model a string": (
-        {"language_model": "katz"},
+        {"language_model": "kenlm"},
         (TypeError, ValueError),
         "language_model",
     ),

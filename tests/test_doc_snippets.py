@@ -22,8 +22,6 @@ PAGES = [p for p in PAGES if "_build" not in p.parts]
 
 # Pages whose snippets fail at present: rewritten by the corrector work.
 KNOWN_BROKEN = {
-    "docs/correction.md": "rewritten by the corrector work: `words` is not defined",
-    "docs/katz.md": "rewritten by the corrector work: `sentences` is not defined",
 }
 # Pages that need an optional extra: the module to import.
 NEEDS = {"docs/dask.md": "distributed"}

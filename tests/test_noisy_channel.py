@@ -52,14 +52,18 @@ def test_tokens_keep_punctuation_case_and_spacing():
     assert match_case("of", "O") == "Of"  # a single capital letter: a capital first
     assert match_case("court", "CoUrt") == "Court"  # 2 capitals of 5 letters: no majority
     assert lm_sentence('  "The book," he said.') == ["the", "book", "he", "said"]
-    # Inner punctuation separates words; apostrophes and combining marks do not.
+    # Inner punctuation separates words, and so does a possessive's 's; other
+    # apostrophes and combining marks do not.
     assert split_core("cafe\u0301s-bar") == ["cafe\u0301s", "-", "bar"]
-    assert lm_sentence("Russell-street, A.D. George's") == [
+    assert split_core("George's") == ["George", "'s", ""]
+    assert split_core("o'clock") == ["o'clock"]
+    assert lm_sentence("Russell-street, A.D. George's don't") == [
         "russell",
         "street",
         "a",
         "d",
-        "george's",
+        "george",
+        "don't",
     ]
     # Keeping "Tbe" costs 3; "The" costs 1 (t -> b) + -ln P_LM(the | <s>) = 1 + 1.2.
     dec = decoder(["the", "his", "house", "book"], reject_cost=3.0)

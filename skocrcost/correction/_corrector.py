@@ -232,7 +232,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         whose last two words agree merge first), so that a choice is judged
         by the words after it too; 1 is greedy left-to-right decoding, each
         word chosen once given the words before it.
-    min_confidence : float in [0, 1] or None, default=0.7
+    min_confidence : float in [0, 1] or None, default=0.8
         Make a proposed change only when the learned probability that it gives
         its tokens their true words is at least this (see "Do no harm"); 0
         makes every change, higher values fewer and surer ones.  Changing it
@@ -420,7 +420,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         fix_hyphens=False,
         fix_mixed_case=False,
         beam_width=8,
-        min_confidence=0.7,
+        min_confidence=0.8,
         n_jobs=None,
     ):
         self.estimator = estimator
