@@ -40,7 +40,8 @@ from run import (
     tokens,
 )
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, WeightedLevenshtein
+from skocrcost._kernels import _cost_kernel as _dp
 
 
 def workload(name):

@@ -28,7 +28,8 @@ import time
 import numpy as np
 from run import DATA, lexicon, noisy_queries, on_grid, perf_counted, read_pairs
 
-from skocrcost import EditCostEstimator, _dp
+from skocrcost import EditCostEstimator
+from skocrcost._kernels import _cost_kernel as _dp
 
 
 def main():

@@ -54,7 +54,8 @@ from rapidfuzz.distance import Levenshtein as RFLevenshtein  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 import skocrcost  # noqa: E402
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp  # noqa: E402
+from skocrcost import EditCostEstimator, WeightedLevenshtein  # noqa: E402
+from skocrcost._kernels import _cost_kernel as _dp  # noqa: E402
 
 try:
     from skocrcost import EditDistanceNeighbors  # noqa: E402

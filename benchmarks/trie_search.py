@@ -17,7 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from skocrcost import EditCostEstimator, _dp_py, _index, _index_py
+from skocrcost import EditCostEstimator
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _lexicon_index as _index
+from skocrcost._kernels import _lexicon_index_py as _index_py
 
 
 def main():

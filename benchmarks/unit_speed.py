@@ -38,7 +38,9 @@ from run import (
     top_k,
 )
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp, _index
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _lexicon_index as _index
 
 
 def best(fns, repeat):

@@ -6,7 +6,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # Document the in-place build (python setup.py build_ext --inplace) when there is one,
 # else the installed package (CI installs it; the source tree alone cannot be imported).
-if any((ROOT / "skocrcost").glob("_dp.*.*")):
+if any((ROOT / "skocrcost").glob("_kernels/_cost_kernel.*.*")):
     sys.path.insert(0, str(ROOT))
 
 import skocrcost  # noqa: E402

@@ -10,15 +10,13 @@ from sklearn import get_config
 
 from . import _persist
 from ._costs import CostTables
-from ._dp import CostKernel
-from ._edit import EditKernel
+from ._kernels import OP_RULE, OP_TRANS, CostKernel, EditKernel
 from ._threads import n_threads
 from ._validation import check_number, check_strings
 
 __all__ = ["EditOperation", "WeightedLevenshtein"]
 
 _KINDS = ("match", "substitute", "delete", "insert", "transpose")
-OP_TRANS, OP_RULE = 4, 5
 
 
 class EditOperation(NamedTuple):

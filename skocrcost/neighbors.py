@@ -11,9 +11,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._dp import CostKernel, unit_table
-from ._dp_py import BP_LANES
-from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
+from ._kernels import BP_LANES, N_KERNEL_ARGS, CostKernel, LexiconIndex, topk_update, unit_table
 from ._threads import n_threads
 from ._validation import StringInputMixin, check_number, check_strings
 from .metrics import WeightedLevenshtein

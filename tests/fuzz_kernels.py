@@ -74,7 +74,9 @@ def _allowed(call):
 
 
 def one_input(data):
-    from skocrcost import EditDistanceNeighbors, WeightedLevenshtein, _dp_py, _edit_py
+    from skocrcost import EditDistanceNeighbors, WeightedLevenshtein
+    from skocrcost._kernels import _cost_kernel_py as _dp_py
+    from skocrcost._kernels import _edit_kernel_py as _edit_py
 
     b = Bytes(data)
     letters = [b.char() for _ in range(b.int(0, 4))]

@@ -27,8 +27,8 @@ from skocrcost import (
     OCRCorrector,
     WeightedEditDistance,
     WeightedLevenshtein,
-    _dp_py,
 )
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 from skocrcost.datasets import load_icdar2017_sample, pretrained
 
 WL = WeightedLevenshtein({("a", "b"): 0.5})
@@ -988,7 +988,9 @@ def test_a_huge_thread_count_is_capped_not_a_crash(tmp_path):
     # the kernels now cap it at OpenMP's maximum.  In a subprocess: a crash fails this test
     # instead of ending the run.
     code = """
-from skocrcost import EditDistanceNeighbors, WeightedLevenshtein, _dp, _edit
+from skocrcost import EditDistanceNeighbors, WeightedLevenshtein
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _edit_kernel as _edit
 fast, general = WeightedLevenshtein({("a", "b"): 0.5}), WeightedLevenshtein({("rn", "m"): 0.1})
 X, Y = ["abc", "rnx", ""] * 3, ["abd", "mx", "a"] * 3
 for m in (fast, general):

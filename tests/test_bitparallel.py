@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC
 
-from skocrcost import WeightedLevenshtein, _dp, _dp_py
+from skocrcost import WeightedLevenshtein
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 
 LEVELS = _dp.simd_levels()
 

@@ -26,10 +26,10 @@ from skocrcost import (
     OCRCorrector,
     WeightedEditDistance,
     WeightedLevenshtein,
-    _dp,
-    _edit,
-    _index,
 )
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _edit_kernel as _edit
+from skocrcost._kernels import _lexicon_index as _index
 from skocrcost._noisy_channel import lm_sentence
 from skocrcost.datasets import load_icdar2017_sample
 

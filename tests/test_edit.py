@@ -10,18 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_general
 from sklearn.metrics import pairwise_distances
-from skocrcost._index import LexiconIndex
+from skocrcost._kernels._lexicon_index import LexiconIndex
 from strategies import cost_dicts, edit_dicts, text
 
-from skocrcost import (
-    EditDistanceNeighbors,
-    EditOperation,
-    WeightedLevenshtein,
-    _dp,
-    _edit,
-    _edit_py,
-)
+from skocrcost import EditDistanceNeighbors, EditOperation, WeightedLevenshtein
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _edit_kernel as _edit
+from skocrcost._kernels import _edit_kernel_py as _edit_py
 
 letters = st.text(alphabet=st.sampled_from("rnmcl1Idab\u4e2d"), max_size=9)
 

@@ -20,15 +20,10 @@ from hypothesis import strategies as st
 from strategies import CORE, EXOTIC, cost_dicts, edit_dicts, metric_cost_dicts, text
 from test_concurrency import run_in_threads
 
-from skocrcost import (
-    EditDistanceNeighbors,
-    WeightedEditDistance,
-    WeightedLevenshtein,
-    _dp,
-    _dp_py,
-    _edit_py,
-    neighbors,
-)
+from skocrcost import EditDistanceNeighbors, WeightedEditDistance, WeightedLevenshtein, neighbors
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _edit_kernel_py as _edit_py
 
 KEEP = _dp.KEEP_MIN_Y
 LEVELS = _dp.simd_levels()

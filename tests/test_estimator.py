@@ -9,8 +9,9 @@ from conftest import read_pairs, shared_path
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, WeightedLevenshtein
 from skocrcost import estimator as estimator_module
+from skocrcost._kernels import _cost_kernel as _dp
 from skocrcost.datasets import load_icdar2017_sample
 
 PAIRS = (["a", "a"], ["b", "a"])  # OCR "a" read for truth "b" once, correct once

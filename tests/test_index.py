@@ -8,8 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC, cost_dicts, text
 
-from skocrcost import WeightedLevenshtein, _dp_py, _index, _index_py
+from skocrcost import WeightedLevenshtein
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _lexicon_index as _index
+from skocrcost._kernels import _lexicon_index_py as _index_py
 
 lexicons = st.lists(text, min_size=1, max_size=12)
 queries = st.lists(text, max_size=5)

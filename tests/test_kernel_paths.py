@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import cost_dicts, text
 
-from skocrcost import _dp, _dp_py
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 
 LEVELS = _dp.simd_levels()
 

@@ -6,18 +6,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from skocrcost._index import LexiconIndex, topk_update
+from skocrcost._kernels._lexicon_index import LexiconIndex, topk_update
 from strategies import CORE, EXOTIC
 
-from skocrcost import (
-    EditCostEstimator,
-    EditDistanceNeighbors,
-    WeightedLevenshtein,
-    _dp,
-    _dp_py,
-    _index_py,
-)
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein
 from skocrcost import neighbors as nb
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _lexicon_index_py as _index_py
 
 # Few characters and short words: many equal distances, so the order of ties matters.
 few = st.text(alphabet="ab" + EXOTIC[2:5], max_size=6)

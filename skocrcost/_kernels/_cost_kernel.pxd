@@ -1,4 +1,4 @@
-"""Declarations shared with the kernels that read the same cost tables (e.g. ``_index``).
+"""Declarations shared with the kernels that read the same cost tables (e.g. ``_lexicon_index``).
 
 ``Table`` and its two lookups live here so that every kernel reads the costs
 through one piece of code; ``CostKernel`` owns the buffers a ``Table`` points into.

@@ -5,7 +5,7 @@ Strings are read as code points and mapped to small integer ids by the table's
 alphabet (id 0 is "any other character", which takes the default costs).  A
 match is decided on code points, not ids, so two different unknown characters
 are never a free match.  Every public method here has a pure-Python twin with
-the same signature in :mod:`skocrcost._dp_py`; the tests hold the two equal.
+the same signature in :mod:`skocrcost._kernels._cost_kernel_py`; the tests hold the two equal.
 """
 
 import numpy as np
@@ -104,7 +104,8 @@ cdef extern from "_unit.h":
                           const int32_t* rows, Py_ssize_t n, Py_ssize_t g0, Py_ssize_t g1,
                           Py_ssize_t ny, double* row) nogil
 
-from ._dp_py import BP_LANES, check_unit_table, grid_tables, unit_costs
+from ._constants import BP_LANES, SIMD_LEVELS
+from ._tables import check_unit_table, grid_tables, unit_costs
 
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
@@ -130,7 +131,6 @@ def have_openmp():
     return bool(skc_have_openmp())
 
 
-SIMD_LEVELS = ("baseline", "avx2", "avx512")
 # Columns the lanes compute at a time, down every row (doubles, and int32 on a grid).
 LANES_STRIP = SKC_STRIP_D
 GRID_STRIP = SKC_STRIP_I
