@@ -2,6 +2,7 @@
 
 from ._costs import CostTables
 from ._counting import EditCounts
+from ._kernels import get_kernel_config, kernel_config
 from .correction import OCRCorrector
 from .datasets import pretrained
 from .edit_distance import WeightedEditDistance
@@ -23,6 +24,8 @@ __all__ = [
     "OCRCorrector",
     "WeightedEditDistance",
     "WeightedLevenshtein",
+    "get_kernel_config",
+    "kernel_config",
     "plot_costs",
     "pretrained",
     "__version__",

@@ -10,12 +10,11 @@ take that path.
 
 import numpy as np
 import pytest
-from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC
 
-from skocrcost import WeightedLevenshtein
+from skocrcost import WeightedLevenshtein, kernel_config
 from skocrcost._costs import CostTables
 from skocrcost._kernels import _cost_kernel as _dp
 from skocrcost._kernels import _cost_kernel_py as _dp_py
@@ -46,7 +45,8 @@ def unit_kernels():
 
 def on_the_dp(method, *args):
     """The compiled DP's answer, with the bit-parallel path turned off."""
-    return with_switch(_dp._set_bitparallel, False, method, *args)
+    with kernel_config(bitparallel=False):
+        return method(*args)
 
 
 def dp_pairwise(kernel, X, Y, threads=1):
@@ -55,9 +55,8 @@ def dp_pairwise(kernel, X, Y, threads=1):
 
 @pytest.fixture(params=LEVELS)
 def simd(request):
-    old = _dp._set_simd_level(request.param)
-    yield request.param
-    _dp._set_simd_level(old)
+    with kernel_config(simd=request.param):
+        yield request.param
 
 
 @settings(max_examples=300, deadline=None)
@@ -79,13 +78,9 @@ def test_pairwise_equals_twin_and_dp(X, Y, threads):
     compiled, twin = unit_kernels()
     want = dp_pairwise(compiled, X, Y)
     np.testing.assert_array_equal(want, twin.pairwise(X, Y))
-    old = _dp.simd_level()
-    try:
-        for level in LEVELS:
-            _dp._set_simd_level(level)
+    for level in LEVELS:
+        with kernel_config(simd=level):
             np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
-    finally:
-        _dp._set_simd_level(old)
 
 
 def test_many_blocks_and_threads(simd):

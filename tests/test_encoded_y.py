@@ -14,13 +14,18 @@ import weakref
 
 import numpy as np
 import pytest
-from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC, cost_dicts, edit_dicts, metric_cost_dicts, text
 from test_concurrency import run_in_threads
 
-from skocrcost import EditDistanceNeighbors, WeightedEditDistance, WeightedLevenshtein, neighbors
+from skocrcost import (
+    EditDistanceNeighbors,
+    WeightedEditDistance,
+    WeightedLevenshtein,
+    kernel_config,
+    neighbors,
+)
 from skocrcost._kernels import _cost_kernel as _dp
 from skocrcost._kernels import _cost_kernel_py as _dp_py
 from skocrcost._kernels import _edit_kernel_py as _edit_py
@@ -86,17 +91,13 @@ def test_chunked_on_every_path_with_a_kept_lexicon(level, costs, threads):
     metric = WeightedLevenshtein(**costs)
     X, Y = words(40, 1, hi=20), words(KEEP + 60, 2)
     want = twin(metric).pairwise(X, Y)
-    old = _dp._set_simd_level(level)
-    try:
+    with kernel_config(simd=level):
         for rows in (1, 5, 40):
             np.testing.assert_array_equal(chunked(metric, X, Y, rows, n_jobs=threads), want)
-        for setter in (_dp._set_bitparallel, _dp._set_grid, _dp._set_rows):
-            got = with_switch(setter, False, chunked, metric, X, Y, 5)
-            np.testing.assert_array_equal(got, want)
-            got = with_switch(setter, False, metric.pairwise, X, Y)
-            np.testing.assert_array_equal(got, want)
-    finally:
-        _dp._set_simd_level(old)
+        for switch in ("bitparallel", "grid", "rows"):
+            with kernel_config(**{switch: False}):
+                np.testing.assert_array_equal(chunked(metric, X, Y, 5), want)
+                np.testing.assert_array_equal(metric.pairwise(X, Y), want)
 
 
 def test_chunked_edge_cases():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from skocrcost._kernels._lexicon_index import LexiconIndex, topk_update
 from strategies import CORE, EXOTIC
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, kernel_config
 from skocrcost import neighbors as nb
 from skocrcost._kernels import _cost_kernel as _dp
 from skocrcost._kernels import _cost_kernel_py as _dp_py
@@ -137,14 +137,11 @@ def test_table_scan_equals_pairwise():
     assert table[1].shape == (len(set("".join(w for w in words if len(w) <= 16))) + 1, 64)
     want = unit.pairwise(qs, words)
     for level in _dp.simd_levels():
-        old = _dp._set_simd_level(level)
-        try:
+        with kernel_config(simd=level):
             for g0, ncols in ((0, len(words)), (1, 30), (2, 1), (3, 0), (1, 33)):
                 out = np.full((len(qs), ncols), -1.0)
                 unit._pairwise_unit_table(qs, *table, off, cps, g0, out, 2)
                 np.testing.assert_array_equal(out, want[:, 16 * g0 : 16 * g0 + ncols])
-        finally:
-            _dp._set_simd_level(old)
     out = np.empty((len(qs), len(words)))
     with pytest.raises(ValueError, match="columns within the lexicon"):
         unit._pairwise_unit_table(qs, *table, off, cps, 1, out)

@@ -14,9 +14,13 @@ them.  Inside:
   the same results (the tests hold them equal).
 - ``_constants`` and ``_tables``: the values and the table preparation the
   compiled kernels and their twins share.
+- ``_config`` (``kernel_config``) and ``_dispatch``: which path a call takes (SIMD
+  level, bit-parallel, int32 grid, rows kernel), chosen in Python and passed to the
+  compiled code as arguments.
 - ``src/``: the C headers the kernels include.
 """
 
+from ._config import get_kernel_config, kernel_config, set_kernel_config
 from ._constants import BP_LANES, GRID_BITS, N_KERNEL_ARGS, OP_RULE, OP_TRANS, SIMD_LEVELS
 from ._cost_kernel import (
     CostKernel,
@@ -44,9 +48,12 @@ __all__ = [
     "EncodedY",
     "LexiconIndex",
     "first_not_exact_str",
+    "get_kernel_config",
     "have_openmp",
+    "kernel_config",
     "openmp_max_threads",
     "rebuild_lexicon_index",
+    "set_kernel_config",
     "simd_level",
     "simd_levels",
     "topk_update",

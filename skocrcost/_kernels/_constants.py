@@ -21,3 +21,13 @@ BP_LANES = 16
 
 # Arguments of a CostKernel (``CostTables.kernel_args()``); an EditKernel takes more.
 N_KERNEL_ARGS = 9
+
+# The paths ``CostKernel.pairwise`` runs, as the dispatcher (``_dispatch``) names them
+# to the compiled code.
+PATH_BITPARALLEL = 0  # unit costs: bit-parallel blocks of BP_LANES strings (src/_unit.h)
+PATH_ROWS = 1  # few OCR strings on a grid: the rows kernel (src/_rows.h)
+PATH_LANES = 2  # dense tables: SIMD lanes of similar-length strings (src/_lanes.h)
+PATH_PAIRS = 3  # any table: the two-row DP, one pair at a time
+
+# The longest OCR string the rows kernel takes (4 x SKC_ROWS_MAX_NV in src/_rows.h).
+ROWS_MAX_CHARS = 32
