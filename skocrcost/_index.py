@@ -5,4 +5,7 @@ from ._kernels import LexiconIndex, rebuild_lexicon_index
 
 __all__ = ["LexiconIndex"]
 
-_rebuild = rebuild_lexicon_index  # the name the pickles ask for
+
+def _rebuild(kernel, trie, n_words):
+    """The name the pickles ask for; they hold the metric, which now holds the kernel."""
+    return rebuild_lexicon_index(getattr(kernel, "_kernel", kernel), trie, n_words)

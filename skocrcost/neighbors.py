@@ -131,6 +131,8 @@ class _UnitIndex(LexiconIndex):
 
 
 def _rebuild_unit(kernel, trie, n_words, offsets, cps):
+    # Release 0.1.0 pickled the metric itself as the kernel: take the kernel it holds.
+    kernel = getattr(kernel, "_kernel", kernel)
     index = _UnitIndex.__new__(_UnitIndex)
     index._set(kernel, trie, n_words)
     index.offsets, index.cps, index.table = offsets, cps, unit_table(offsets, cps)
@@ -146,13 +148,16 @@ def lexicon_index(metric, words):
     This is where a richer metric plugs in: anything else with ``pairwise`` is
     searched exactly by brute force.
     """
-    if isinstance(metric, CostKernel) and len(metric._kernel_args()) == N_KERNEL_ARGS:
-        if metric.unit:
-            offsets, _, cps = metric._encode_list(words, "X", False)
+    # A WeightedLevenshtein holds its compiled kernel (a CostKernel for single-character
+    # tables), which the trie reads.
+    kernel = getattr(metric, "_kernel", metric)
+    if isinstance(kernel, CostKernel) and len(kernel._kernel_args()) == N_KERNEL_ARGS:
+        if kernel.unit:
+            offsets, _, cps = kernel._encode_list(words, "X", False)
             table = unit_table(offsets, cps, _UNIT_TABLE_BYTES)
             if table is not None:
-                return _UnitIndex(metric, words, offsets, cps, table)
-        return LexiconIndex(metric, words)
+                return _UnitIndex(kernel, words, offsets, cps, table)
+        return LexiconIndex(kernel, words)
     if not callable(getattr(metric, "pairwise", None)):
         raise TypeError(f"metric must have a pairwise method, got {type(metric).__name__}")
     return _BruteIndex(metric, words)

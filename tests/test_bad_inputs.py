@@ -996,11 +996,11 @@ X, Y = ["abc", "rnx", ""] * 3, ["abd", "mx", "a"] * 3
 for m in (fast, general):
     for got, want in zip(m.align_batch(X, Y, 10**6, True), m.align_batch(X, Y, 1, True)):
         assert (got == want).all()
-assert (_dp.CostKernel.pairwise(fast, X, Y, 10**6) == fast.pairwise(X, Y)).all()
-assert (_edit.EditKernel.pairwise(general, X, Y, 10**6) == general.pairwise(X, Y)).all()
-soft = general.soft_distance_batch
+assert (_dp.CostKernel.pairwise(fast._kernel, X, Y, 10**6) == fast.pairwise(X, Y)).all()
+assert (_edit.EditKernel.pairwise(general._kernel, X, Y, 10**6) == general.pairwise(X, Y)).all()
+soft = general._kernel.soft_distance_batch
 assert (soft(X, Y, 1.0, 10**6) == soft(X, Y, 1.0)).all()
-assert general.expected_counts(X, Y, 1.0, 10**6)[0].sum() > 0
+assert general._kernel.expected_counts(X, Y, 1.0, 10**6)[0].sum() > 0
 index = EditDistanceNeighbors(1).fit(Y).index_
 assert (index.kneighbors(X, 1, 10**6)[1] == index.kneighbors(X, 1, 1)[1]).all()
 print("ok")

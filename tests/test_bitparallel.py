@@ -158,8 +158,8 @@ def test_only_exactly_unit_tables_take_the_path(costs, unit):
 
 
 def test_metric_routes_unit_costs():
-    assert WeightedLevenshtein().unit
-    assert not WeightedLevenshtein({("a", "b"): 0.5}).unit
+    assert WeightedLevenshtein()._kernel.unit
+    assert not WeightedLevenshtein({("a", "b"): 0.5})._kernel.unit
     assert WeightedLevenshtein().pairwise(["abc"], ["abd", "b"]).tolist() == [[1.0, 2.0]]
 
 

@@ -36,7 +36,7 @@ LEVELS = _dp.simd_levels()
 
 def twin(metric):
     """The pure-Python twin of a metric's kernel (the general one for rules and transpositions)."""
-    args = metric._kernel_args()
+    args = metric._kernel._kernel_args()
     return (_dp_py.CostKernel if len(args) == 9 else _edit_py.EditKernel)(*args)
 
 
@@ -119,7 +119,7 @@ def test_chunked_blocks_do_not_see_later_changes_to_y():
 
 def test_sparse_tables_take_an_encoded_y():
     costs = {"substitution_costs": {("a", "b"): 0.1}, "default_deletion_cost": 0.7}
-    args = list(WeightedLevenshtein(**costs)._kernel_args())
+    args = list(WeightedLevenshtein(**costs)._kernel._kernel_args())
     args[-1] = False  # CSR layout: one pair at a time
     kernel, ref = _dp.CostKernel(*args), _dp_py.CostKernel(*args)
     X, Y = words(7, 6), words(KEEP, 7)
