@@ -42,7 +42,7 @@ def main():
     print(f"top 10: {cpu / len(queries) * 1000:.2f} ms CPU per query (one thread)")
     n_twin = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     if n_twin:
-        twin = _index_py.LexiconIndex(_dp_py.CostKernel(*metric._kernel_args()), lexicon)
+        twin = _index_py.LexiconIndex(_dp_py.CostKernel(*metric._kernel._kernel_args()), lexicon)
         visited = []
         for q in queries[:n_twin]:
             twin_dist, _ = twin.kneighbors([q], 10)

@@ -124,7 +124,7 @@ def main(argv=None):
         if args.cycles:
             counted(runs[tuple(args.cycles)], args.repeat)
             return
-        print(f"simd level {_dp.simd_level()}, unit path {unit.unit}")
+        print(f"simd level {_dp.simd_level()}, unit path {unit._kernel.unit}")
         (c_ours, c_rf), (d_ours, d_rf) = best(
             [runs["i", "ours"], runs["i", "rapidfuzz"]], args.repeat
         )

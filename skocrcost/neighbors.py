@@ -21,7 +21,7 @@ __all__ = ["EditDistanceNeighbors"]
 # Brute force (for metrics the trie cannot read) computes this many cells per chunk.
 _CHUNK_CELLS = 1 << 22
 
-# Unit costs: kneighbors by brute force through the lexicon's match table (_dp.unit_table),
+# Unit costs: kneighbors by brute force through the lexicon's match table (unit_table),
 # in chunks of at most this many queries against as many words as _UNIT_CHUNK_CELLS
 # distances hold (16 MB, one buffer reused).
 _UNIT_CHUNK_ROWS = 256
