@@ -11,7 +11,9 @@ import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ["_dp", "_index", "_edit"]
+# The compiled kernels (skocrcost/_kernels/NAME.pyx) and the C headers they include.
+KERNELS = ["_cost_kernel", "_lexicon_index", "_edit_kernel"]
+SRC = "skocrcost/_kernels/src"
 
 
 def _openmp_flags():
@@ -42,11 +44,11 @@ def _openmp_flags():
 compile_omp, link_omp = _openmp_flags()
 extensions = [
     Extension(
-        f"skocrcost.{name}",
-        [f"skocrcost/{name}.pyx"],
+        f"skocrcost._kernels.{name}",
+        [f"skocrcost/_kernels/{name}.pyx"],
         # The C headers the kernels include: an edit there rebuilds them too.
-        depends=sorted(glob.glob("skocrcost/*.h")),
-        include_dirs=[np.get_include(), "skocrcost"],
+        depends=sorted(glob.glob(f"{SRC}/*.h")),
+        include_dirs=[np.get_include(), SRC],
         extra_compile_args=["-O3", *compile_omp] if sys.platform != "win32" else compile_omp,
         extra_link_args=link_omp,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],

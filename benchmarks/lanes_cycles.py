@@ -40,7 +40,9 @@ from run import (
     tokens,
 )
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, WeightedLevenshtein
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import set_kernel_config
 
 
 def workload(name):
@@ -79,7 +81,7 @@ def main():
         return run() if grid else on_doubles(run)
 
     if levels:
-        _dp._set_simd_level(levels[-1])
+        set_kernel_config(simd=levels[-1])
     call()  # encodes and keeps Y, as a stream of calls would
     with perf_counted():
         start = time.process_time()

@@ -29,7 +29,7 @@ import time
 import numpy as np
 from run import DATA, lexicon, noisy_queries, on_grid, perf_counted, read_pairs
 
-from skocrcost import EditCostEstimator, _dp
+from skocrcost import EditCostEstimator, kernel_config
 
 
 def main():
@@ -51,21 +51,17 @@ def main():
     queries, _ = noisy_queries(np.random.default_rng(0), words, drawn, confusions)
     queries = [q for q in queries if lo <= len(q) <= hi][:n]
     # The two paths must agree before either is timed.
-    old = _dp._set_rows(False)
-    want = grid.pairwise(queries[:3], words)
-    _dp._set_rows(True)
+    with kernel_config(rows=False):
+        want = grid.pairwise(queries[:3], words)
     assert np.array_equal(grid.pairwise(queries[:3], words), want)
-    _dp._set_rows(mode == "rows")
     lexicons = [words, [w.encode().decode() for w in words] if cold else words]
-    try:
+    with kernel_config(rows=mode == "rows"):
         with perf_counted():
             start = time.process_time()
             for _ in range(3):
                 for k, q in enumerate(queries):
                     grid.pairwise([q], lexicons[k % 2])
             seconds = time.process_time() - start
-    finally:
-        _dp._set_rows(old)
     cells = sum(map(len, queries)) * sum(map(len, words))
     print(
         f"{mode}{' (cold)' if cold else ''}{' (shuffled)' if shuffled else ''}: "

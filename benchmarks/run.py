@@ -54,7 +54,8 @@ from rapidfuzz.distance import Levenshtein as RFLevenshtein  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 import skocrcost  # noqa: E402
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp  # noqa: E402
+from skocrcost import EditCostEstimator, WeightedLevenshtein, kernel_config  # noqa: E402
+from skocrcost._kernels import _cost_kernel as _dp  # noqa: E402
 
 try:
     from skocrcost import EditDistanceNeighbors  # noqa: E402
@@ -101,11 +102,8 @@ def timed(fn, repeat):
 def timed_at_levels(fn, repeat):
     """(level, timed(fn, repeat)) for each SIMD level the CPU has, its best first."""
     for level in _dp.simd_levels()[::-1]:
-        old = _dp._set_simd_level(level)
-        try:
+        with kernel_config(simd=level):
             result = timed(fn, repeat)
-        finally:
-            _dp._set_simd_level(old)
         yield level, result
 
 
@@ -185,11 +183,8 @@ def on_grid(metric):
 
 def on_doubles(run):
     """``run()`` with the int32 DPs of costs on a grid turned off: the double DPs."""
-    old = _dp._set_grid(False)
-    try:
+    with kernel_config(grid=False):
         return run()
-    finally:
-        _dp._set_grid(old)
 
 
 def tokens(rng, n, lo=5, hi=12):
@@ -555,11 +550,8 @@ def workload_ii_iv(tab, cfg, rng, checks, est):
     checks.setdefault("ii", {})["grid_encoded_per_call_equal"] = all(
         np.array_equal(a, b) for a, b in zip(D_grid, D_cold, strict=True)
     )
-    lanes = _dp._set_rows(False)
-    try:
+    with kernel_config(rows=False):
         D_grid_lanes = [grid.pairwise([q], words)[0] for q in queries[:nq]]
-    finally:
-        _dp._set_rows(lanes)
     checks.setdefault("ii", {})["grid_rows_kernel_equal_lanes"] = all(
         np.array_equal(a, b) for a, b in zip(D_grid, D_grid_lanes, strict=True)
     )

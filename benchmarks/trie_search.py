@@ -17,7 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from skocrcost import EditCostEstimator, _dp_py, _index, _index_py
+from skocrcost import EditCostEstimator
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _lexicon_index as _index
+from skocrcost._kernels import _lexicon_index_py as _index_py
 
 
 def main():
@@ -39,7 +42,7 @@ def main():
     print(f"top 10: {cpu / len(queries) * 1000:.2f} ms CPU per query (one thread)")
     n_twin = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     if n_twin:
-        twin = _index_py.LexiconIndex(_dp_py.CostKernel(*metric._kernel_args()), lexicon)
+        twin = _index_py.LexiconIndex(_dp_py.CostKernel(*metric._kernel._kernel_args()), lexicon)
         visited = []
         for q in queries[:n_twin]:
             twin_dist, _ = twin.kneighbors([q], 10)

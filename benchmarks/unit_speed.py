@@ -42,7 +42,10 @@ from run import (
     top_k,
 )
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, _dp, _index
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, kernel_config
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _lexicon_index as _index
+from skocrcost._kernels import set_kernel_config
 
 
 def best(fns, repeat):
@@ -102,7 +105,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     if args.simd:
-        _dp._set_simd_level(args.simd)
+        set_kernel_config(simd=args.simd)
     pairs, square, nq = (20_000, 400, 5) if args.quick else (200_000, 2000, 20)
     rng = np.random.default_rng(2026)  # consumed in run.py's order
     learned_style_costs(rng)
@@ -125,7 +128,7 @@ def main(argv=None):
         if args.cycles:
             counted(runs[tuple(args.cycles)], args.repeat)
             return
-        print(f"simd level {_dp.simd_level()}, unit path {unit.unit}")
+        print(f"simd level {_dp.simd_level()}, unit path {unit._kernel.unit}")
         (c_ours, c_rf), (d_ours, d_rf) = best(
             [runs["i", "ours"], runs["i", "rapidfuzz"]], args.repeat
         )
@@ -150,11 +153,8 @@ def main(argv=None):
         ] for rng_long in (np.random.default_rng(1), np.random.default_rng(2)))  # fmt: skip
 
         def dp_lanes():
-            old = _dp._set_bitparallel(False)
-            try:
+            with kernel_config(bitparallel=False):
                 return unit.pairwise(Xl, Yl, n_jobs=1)
-            finally:
-                _dp._set_bitparallel(old)
 
         (c_ours, c_dp, c_rf), (D_ours, D_dp, D_rf) = best(
             [lambda: unit.pairwise(Xl, Yl, n_jobs=1), dp_lanes,

@@ -2,6 +2,7 @@
 
 from ._costs import CostTables
 from ._counting import EditCounts
+from ._kernels import get_kernel_config, kernel_config
 from .correction import (
     OCRCorrector,
     OCRCorrectorCV,
@@ -30,6 +31,8 @@ __all__ = [
     "WeightedEditDistance",
     "WeightedLevenshtein",
     "character_error_rate",
+    "get_kernel_config",
+    "kernel_config",
     "plot_costs",
     "pretrained",
     "word_error_rate",

@@ -5,10 +5,10 @@ character, which takes the default costs.  Substitutions are stored sparsely:
 explicit costs for listed pairs, and ``rowdef[s] + coldef[t]`` for the rest, so a
 learned model over a large (e.g. CJK) alphabet never needs a V x V table.
 
-Beyond single characters (read by :mod:`skocrcost._dp`), tables may hold match
+Beyond single characters (what ``CostKernel`` reads), tables may hold match
 costs, transpositions of two adjacent characters and multi-character edits
 ("rules" such as ``rn -> m``); tables with any of those are *general* and run
-on :mod:`skocrcost._edit`.
+on ``EditKernel`` (both in :mod:`skocrcost._kernels`).
 """
 
 from __future__ import annotations
@@ -343,7 +343,7 @@ class CostTables:
         return bool(self.rules) or self.has_transpositions or has_match
 
     def edit_args(self):
-        """What :class:`skocrcost._edit.EditKernel` reads beyond :meth:`kernel_args`."""
+        """What ``EditKernel`` reads beyond :meth:`kernel_args`."""
         n = len(self.chars) + 1
         match = np.zeros(n) if self.match is None else self.match
         keys = self.trans_src.astype(np.int64) * n + self.trans_tgt

@@ -8,32 +8,12 @@ from .correction import OCRCorrector, character_error_rate, word_error_rate
 from .datasets import load_icdar2017_sample
 from .estimator import EditCostEstimator
 from .metrics import WeightedLevenshtein
+from .plotting import cheapest_confusions
 
 K_GRID = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 # ``skocrcost fit --k auto`` and the shipped model search wider: with ten times the
 # sample's data, k = 0.003 wins (scripts/make_pretrained.py).
 K_SEARCH = (0.001, 0.003, *K_GRID)
-
-
-def cheapest_confusions(estimator, n=10):
-    """The ``n`` cheapest learned errors seen in training: (source, target, cost, count)."""
-    counts = estimator.counts_
-    coo = counts.matrix.tocoo()
-    costs = estimator.costs_
-    rows = []
-    for r, c, count in zip(coo.row, coo.col, coo.data, strict=True):
-        if r == c:
-            continue
-        s, t = counts._letter(r), counts._letter(c)
-        if s and t:
-            cost = costs.substitution_cost(s, t)
-        elif s:
-            cost = costs.deletion_cost(s)
-        else:
-            cost = costs.insertion_cost(t)
-        rows.append((s, t, cost, int(count)))
-    rows.sort(key=lambda row: (row[2], -row[3]))
-    return rows[:n]
 
 
 def run(print_=print, *, random_state=0):

@@ -5,7 +5,7 @@ import os
 
 import joblib
 
-from ._dp import openmp_max_threads
+from ._kernels import openmp_max_threads
 
 
 def n_threads(n_jobs):

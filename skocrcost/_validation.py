@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from ._dp import _first_not_exact_str
+from ._kernels import first_not_exact_str
 from ._sklearn_compat import Interval
 
 
@@ -39,7 +39,7 @@ def check_strings(X, name="X", *, allow_empty=False, copy=True):
         X = X if not copy and type(X) is list else list(X)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of strings, got {type(X).__name__}") from None
-    if X and _first_not_exact_str(X) < 0:
+    if X and first_not_exact_str(X) < 0:
         return X  # the common case, checked in compiled code
     for i, x in enumerate(X):
         if not isinstance(x, str):

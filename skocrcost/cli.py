@@ -112,8 +112,9 @@ def read_pairs(path):
 def _fit(args):
     from sklearn.model_selection import GridSearchCV, KFold
 
-    from ._demo import K_SEARCH, cheapest_confusions
+    from ._demo import K_SEARCH
     from .estimator import EditCostEstimator
+    from .plotting import cheapest_confusions
 
     X, y = read_pairs(args.pairs)
     est = EditCostEstimator(model=args.model, n_jobs=args.n_jobs)

@@ -6,7 +6,7 @@ import math
 import numbers
 
 from ._costs import CostTables, check_char
-from ._edit import EditKernel
+from ._kernels import EditKernel
 from ._threads import n_threads
 from ._validation import check_strings
 from .metrics import operations

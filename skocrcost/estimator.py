@@ -15,8 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _multichar, _persist, _smoothing
 from ._counting import EditCounts
-from ._dp_py import GRID_BITS
-from ._edit import EditKernel
+from ._kernels import GRID_BITS, EditKernel
 from ._sklearn_compat import UNUSED, Hidden, Interval, StrOptions
 from ._threads import n_threads
 from ._validation import (

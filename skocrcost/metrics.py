@@ -1,4 +1,4 @@
-"""The learned string metric: a thin Python class over the compiled DP kernel."""
+"""The learned string metric: a Python class that holds a compiled DP kernel."""
 
 from __future__ import annotations
 
@@ -10,15 +10,13 @@ from sklearn import get_config
 
 from . import _persist
 from ._costs import CostTables
-from ._dp import CostKernel
-from ._edit import EditKernel
+from ._kernels import OP_RULE, OP_TRANS, CostKernel, EditKernel
 from ._threads import n_threads
 from ._validation import check_number, check_strings
 
 __all__ = ["EditOperation", "WeightedLevenshtein"]
 
 _KINDS = ("match", "substitute", "delete", "insert", "transpose")
-OP_TRANS, OP_RULE = 4, 5
 
 
 class EditOperation(NamedTuple):
@@ -69,7 +67,7 @@ def _rebuild(cls, tables):
     return obj
 
 
-class WeightedLevenshtein(EditKernel):
+class WeightedLevenshtein:
     """Levenshtein distance with a cost for every character's substitution, insertion, deletion.
 
     The distance from ``a`` (the OCR side) to ``b`` (the truth side) is the
@@ -171,13 +169,19 @@ class WeightedLevenshtein(EditKernel):
     def _use_tables(self, tables):
         if tables.match is not None and tables.general and (tables.match != 0).any():
             raise ValueError("a WeightedLevenshtein has no match costs; use WeightedEditDistance")
-        self._set_tables(*tables.kernel_args())  # refuses a second call: set _costs after
-        self._set_extra(*tables.edit_args())
+        if getattr(self, "_costs", None) is not None:
+            # Immutable, so threads may share it (as its kernel's tables are).
+            raise RuntimeError("the tables are already set; build a new metric instead")
+        # Single-character tables run the fast kernel; transpositions and
+        # multi-character edits the general one (EditKernel).  Other modules of
+        # skocrcost reach it as ``_kernel``.
+        if tables.general:
+            self._kernel = EditKernel(*tables.kernel_args(), *tables.edit_args())
+        else:
+            self._kernel = CostKernel(*tables.kernel_args())
         self._costs = tables
-        # Single-character tables keep the fast kernel's methods (no dispatch per
-        # call); the others switch to a subclass whose methods are the general DP's.
-        fast = getattr(type(self), "_fast_class", type(self))
-        self.__class__ = _general_class(fast) if tables.general else fast
+        # ``distance`` is the compiled method itself: no Python frame in between.
+        self.distance = self._kernel.distance
 
     @property
     def costs(self):
@@ -192,15 +196,39 @@ class WeightedLevenshtein(EditKernel):
         return _rebuild(cls, tables)
 
     def __reduce__(self):
-        return (_rebuild, (getattr(type(self), "_fast_class", type(self)), self.costs))
+        return (_rebuild, (type(self), self.costs))
 
-    # ``distance`` is the compiled method itself: no Python frame in between.
-    distance = CostKernel.distance
-    align = CostKernel.align
-    align_batch = CostKernel.align_batch
-    _pairwise = CostKernel.pairwise
-    # Single-character tables only: what the trie index (neighbors) reads.
-    _kernel_args = CostKernel._kernel_args
+    def distance(self, a, b):
+        """Weighted Levenshtein distance from ``a`` (OCR side) to ``b`` (truth side).
+
+        (Each instance calls its compiled kernel's ``distance`` directly.)
+        """
+        return self._kernel.distance(a, b)
+
+    @property
+    def grid_step(self):
+        """The step ``2**-s`` every cost is a whole multiple of (0.0 if none): such costs
+        run on 32-bit integers in ``pairwise``, giving exactly the same distances."""
+        return self._kernel.grid_step
+
+    def align(self, a, b):
+        r"""One cheapest alignment of ``a`` to ``b`` as arrays ``(op, src, tgt, cost)``: op
+        codes (0 match, 1 substitution, 2 deletion, 3 insertion, 4 transposition,
+        5 multi-character edit), code points (-1 for a gap) and costs; :meth:`explain`
+        gives the same as :class:`EditOperation`\ s."""
+        return self._kernel.align(a, b)
+
+    def align_batch(self, X, Y, n_threads=1, costs=False):
+        """Align ``X[k]`` to ``Y[k]`` for every k: ``(op, src, tgt, pair)`` (``cost``
+        before ``pair`` if ``costs``), the columns of all pairs end to end, as in
+        :meth:`align`; ``pair`` is the index of the pair each column belongs to."""
+        return self._kernel.align_batch(X, Y, n_threads, costs)
+
+    def _pairwise(self, X, Y, n_threads):
+        return self._kernel.pairwise(X, Y, n_threads)
+
+    def _encode_y(self, Y):
+        return self._kernel._encode_y(Y)
 
     def __call__(self, a, b):
         """``distance(a, b)``, also for what scikit-learn's ``pairwise_distances`` passes.
@@ -386,25 +414,3 @@ class WeightedLevenshtein(EditKernel):
         if self.costs.has_transpositions:
             extra += ", transpositions"
         return f"WeightedLevenshtein(<{n} characters with costs{extra}>)"
-
-
-_GENERAL_METHODS = {
-    "distance": EditKernel.distance,
-    "align": EditKernel.align,
-    "align_batch": EditKernel.align_batch,
-    "_pairwise": EditKernel.pairwise,
-    "_kernel_args": EditKernel._kernel_args,
-}
-_GENERAL_CLASSES = {}
-
-
-def _general_class(fast):
-    """The subclass of ``fast`` whose methods run the general DP (made once per class)."""
-    if fast not in _GENERAL_CLASSES:
-        _GENERAL_CLASSES[fast] = type(
-            fast.__name__,
-            (fast,),
-            {**_GENERAL_METHODS, "_fast_class": fast, "__module__": fast.__module__,
-             "__qualname__": fast.__qualname__, "__doc__": fast.__doc__},
-        )  # fmt: skip
-    return _GENERAL_CLASSES[fast]

@@ -10,9 +10,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from ._dp import CostKernel, unit_table
-from ._dp_py import BP_LANES
-from ._index import N_KERNEL_ARGS, LexiconIndex, topk_update
+from ._kernels import BP_LANES, N_KERNEL_ARGS, CostKernel, LexiconIndex, topk_update, unit_table
 from ._sklearn_compat import HasMethods, Interval
 from ._threads import n_threads
 from ._validation import (
@@ -29,7 +27,7 @@ __all__ = ["EditDistanceNeighbors"]
 # Brute force (for metrics the trie cannot read) computes this many cells per chunk.
 _CHUNK_CELLS = 1 << 22
 
-# Unit costs: kneighbors by brute force through the lexicon's match table (_dp.unit_table),
+# Unit costs: kneighbors by brute force through the lexicon's match table (unit_table),
 # in chunks of at most this many queries against as many words as _UNIT_CHUNK_CELLS
 # distances hold (16 MB, one buffer reused).
 _UNIT_CHUNK_ROWS = 256
@@ -139,6 +137,8 @@ class _UnitIndex(LexiconIndex):
 
 
 def _rebuild_unit(kernel, trie, n_words, offsets, cps):
+    # Release 0.1.0 pickled the metric itself as the kernel: take the kernel it holds.
+    kernel = getattr(kernel, "_kernel", kernel)
     index = _UnitIndex.__new__(_UnitIndex)
     index._set(kernel, trie, n_words)
     index.offsets, index.cps, index.table = offsets, cps, unit_table(offsets, cps)
@@ -154,13 +154,16 @@ def lexicon_index(metric, words):
     This is where a richer metric plugs in: anything else with ``pairwise`` is
     searched exactly by brute force.
     """
-    if isinstance(metric, CostKernel) and len(metric._kernel_args()) == N_KERNEL_ARGS:
-        if metric.unit:
-            offsets, _, cps = metric._encode_list(words, "X", False)
+    # A WeightedLevenshtein holds its compiled kernel (a CostKernel for single-character
+    # tables), which the trie reads.
+    kernel = getattr(metric, "_kernel", metric)
+    if isinstance(kernel, CostKernel) and len(kernel._kernel_args()) == N_KERNEL_ARGS:
+        if kernel.unit:
+            offsets, _, cps = kernel._encode_list(words, "X", False)
             table = unit_table(offsets, cps, _UNIT_TABLE_BYTES)
             if table is not None:
-                return _UnitIndex(metric, words, offsets, cps, table)
-        return LexiconIndex(metric, words)
+                return _UnitIndex(kernel, words, offsets, cps, table)
+        return LexiconIndex(kernel, words)
     if not callable(getattr(metric, "pairwise", None)):
         raise TypeError(f"metric must have a pairwise method, got {type(metric).__name__}")
     return _BruteIndex(metric, words)

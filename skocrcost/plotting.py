@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._demo import cheapest_confusions
 from ._validation import check_number
 
 __all__ = ["plot_costs"]
@@ -17,6 +16,27 @@ _SHOWN = {" ": "␣", "\t": "⇥", "\n": "↵", "": r"$\emptyset$", "$": r"\$"}
 _CHAR_FONT = {"fontfamily": "monospace", "fontsize": 11}
 # At most this many characters per heatmap axis, so every label stays legible.
 MAX_HEATMAP_CHARS = 24
+
+
+def cheapest_confusions(estimator, n=10):
+    """The ``n`` cheapest learned errors seen in training: (source, target, cost, count)."""
+    counts = estimator.counts_
+    coo = counts.matrix.tocoo()
+    costs = estimator.costs_
+    rows = []
+    for r, c, count in zip(coo.row, coo.col, coo.data, strict=True):
+        if r == c:
+            continue
+        s, t = counts._letter(r), counts._letter(c)
+        if s and t:
+            cost = costs.substitution_cost(s, t)
+        elif s:
+            cost = costs.deletion_cost(s)
+        else:
+            cost = costs.insertion_cost(t)
+        rows.append((s, t, cost, int(count)))
+    rows.sort(key=lambda row: (row[2], -row[3]))
+    return rows[:n]
 
 
 def _pyplot():

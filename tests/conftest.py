@@ -10,16 +10,6 @@ import pytest
 SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 
 
-def with_switch(setter, value, method, *args):
-    """``method(*args)`` with a kernel switch (``_dp._set_bitparallel``, ``_dp._set_grid``)
-    set to ``value``, restored afterwards: a fast path's answer against the plain one."""
-    old = setter(value)
-    try:
-        return method(*args)
-    finally:
-        setter(old)
-
-
 def shared_path(*parts):
     """Path under ../shared/data, or skip the test with a message when it is absent."""
     path = SHARED_DATA.joinpath(*parts)

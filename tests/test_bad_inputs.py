@@ -28,8 +28,8 @@ from skocrcost import (
     OCRCorrector,
     WeightedEditDistance,
     WeightedLevenshtein,
-    _dp_py,
 )
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 from skocrcost.datasets import load_icdar2017_sample, pretrained
 
 WL = WeightedLevenshtein({("a", "b"): 0.5})
@@ -994,17 +994,19 @@ def test_a_huge_thread_count_is_capped_not_a_crash(tmp_path):
     # the kernels now cap it at OpenMP's maximum.  In a subprocess: a crash fails this test
     # instead of ending the run.
     code = """
-from skocrcost import EditDistanceNeighbors, WeightedLevenshtein, _dp, _edit
+from skocrcost import EditDistanceNeighbors, WeightedLevenshtein
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _edit_kernel as _edit
 fast, general = WeightedLevenshtein({("a", "b"): 0.5}), WeightedLevenshtein({("rn", "m"): 0.1})
 X, Y = ["abc", "rnx", ""] * 3, ["abd", "mx", "a"] * 3
 for m in (fast, general):
     for got, want in zip(m.align_batch(X, Y, 10**6, True), m.align_batch(X, Y, 1, True)):
         assert (got == want).all()
-assert (_dp.CostKernel.pairwise(fast, X, Y, 10**6) == fast.pairwise(X, Y)).all()
-assert (_edit.EditKernel.pairwise(general, X, Y, 10**6) == general.pairwise(X, Y)).all()
-soft = general.soft_distance_batch
+assert (_dp.CostKernel.pairwise(fast._kernel, X, Y, 10**6) == fast.pairwise(X, Y)).all()
+assert (_edit.EditKernel.pairwise(general._kernel, X, Y, 10**6) == general.pairwise(X, Y)).all()
+soft = general._kernel.soft_distance_batch
 assert (soft(X, Y, 1.0, 10**6) == soft(X, Y, 1.0)).all()
-assert general.expected_counts(X, Y, 1.0, 10**6)[0].sum() > 0
+assert general._kernel.expected_counts(X, Y, 1.0, 10**6)[0].sum() > 0
 index = EditDistanceNeighbors(1).fit(Y).index_
 assert (index.kneighbors(X, 1, 10**6)[1] == index.kneighbors(X, 1, 1)[1]).all()
 print("ok")

@@ -10,13 +10,14 @@ take that path.
 
 import numpy as np
 import pytest
-from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC
 
-from skocrcost import WeightedLevenshtein, _dp, _dp_py
+from skocrcost import WeightedLevenshtein, kernel_config
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 
 LEVELS = _dp.simd_levels()
 
@@ -44,7 +45,8 @@ def unit_kernels():
 
 def on_the_dp(method, *args):
     """The compiled DP's answer, with the bit-parallel path turned off."""
-    return with_switch(_dp._set_bitparallel, False, method, *args)
+    with kernel_config(bitparallel=False):
+        return method(*args)
 
 
 def dp_pairwise(kernel, X, Y, threads=1):
@@ -53,9 +55,8 @@ def dp_pairwise(kernel, X, Y, threads=1):
 
 @pytest.fixture(params=LEVELS)
 def simd(request):
-    old = _dp._set_simd_level(request.param)
-    yield request.param
-    _dp._set_simd_level(old)
+    with kernel_config(simd=request.param):
+        yield request.param
 
 
 @settings(max_examples=300, deadline=None)
@@ -77,13 +78,9 @@ def test_pairwise_equals_twin_and_dp(X, Y, threads):
     compiled, twin = unit_kernels()
     want = dp_pairwise(compiled, X, Y)
     np.testing.assert_array_equal(want, twin.pairwise(X, Y))
-    old = _dp.simd_level()
-    try:
-        for level in LEVELS:
-            _dp._set_simd_level(level)
+    for level in LEVELS:
+        with kernel_config(simd=level):
             np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
-    finally:
-        _dp._set_simd_level(old)
 
 
 def test_many_blocks_and_threads(simd):
@@ -161,8 +158,8 @@ def test_only_exactly_unit_tables_take_the_path(costs, unit):
 
 
 def test_metric_routes_unit_costs():
-    assert WeightedLevenshtein().unit
-    assert not WeightedLevenshtein({("a", "b"): 0.5}).unit
+    assert WeightedLevenshtein()._kernel.unit
+    assert not WeightedLevenshtein({("a", "b"): 0.5})._kernel.unit
     assert WeightedLevenshtein().pairwise(["abc"], ["abd", "b"]).tolist() == [[1.0, 2.0]]
 
 

@@ -26,10 +26,10 @@ from skocrcost import (
     OCRCorrector,
     WeightedEditDistance,
     WeightedLevenshtein,
-    _dp,
-    _edit,
-    _index,
 )
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _edit_kernel as _edit
+from skocrcost._kernels import _lexicon_index as _index
 from skocrcost._noisy_channel import lm_sentence
 from skocrcost.datasets import load_icdar2017_sample
 
@@ -134,7 +134,7 @@ WED = WeightedEditDistance(
 
 
 def test_threads_share_the_general_edit_kernels_safely():
-    assert type(GENERAL).__mro__[2] is _edit.EditKernel  # the general DP, not the fast one
+    assert type(GENERAL._kernel) is _edit.EditKernel  # the general DP, not the fast one
     words = random_words(160, "abcdmrnlih\u4e2d\ud800\U0001f600", 90, seed=1)
     rev = words[::-1]
     pairs = list(zip(words[:60], rev[:60]))
@@ -145,8 +145,8 @@ def test_threads_share_the_general_edit_kernels_safely():
             [GENERAL.distance(a, b) for a, b in pairs],
             [GENERAL.explain(a, b) for a, b in pairs[:30]],
             GENERAL.align_batch(words, rev, 2, True),
-            GENERAL.soft_distance_batch(words, rev, 1.3, 2),  # forward
-            GENERAL.expected_counts(words[:50], rev[:50], 0.7, 2),
+            GENERAL._kernel.soft_distance_batch(words, rev, 1.3, 2),  # forward
+            GENERAL._kernel.expected_counts(words[:50], rev[:50], 0.7, 2),
             WED.pairwise(words[:40], rev[:40], n_jobs=2),
             WED.log_likelihoods(words, rev, n_jobs=2),
             [WED.log_likelihood(a, b) for a, b in pairs],
@@ -231,7 +231,7 @@ LONG_A, LONG_B = "ab" * 3000, "ba" * 3000  # 36M cells: ~0.3 s, ample time to be
 WL = WeightedLevenshtein({("a", "b"): 0.5})
 UNIT = WeightedLevenshtein()
 # A lexicon of short words as EditDistanceNeighbors holds it, and long queries.
-UNIT_Y = UNIT._encode_list(["abcdefgh"] * 20_000, "Y", False)
+UNIT_Y = UNIT._kernel._encode_list(["abcdefgh"] * 20_000, "Y", False)
 UNIT_TABLE = _dp.unit_table(UNIT_Y[0], UNIT_Y[2])
 
 
@@ -242,13 +242,13 @@ UNIT_TABLE = _dp.unit_table(UNIT_Y[0], UNIT_Y[2])
         # the compiled methods themselves, not the Python wrapper (which runs bytecode)
         (
             "pairwise",
-            functools.partial(_dp.CostKernel.pairwise, WL, [LONG_A] * 2, [LONG_B] * 2, 1),
+            functools.partial(_dp.CostKernel.pairwise, WL._kernel, [LONG_A] * 2, [LONG_B] * 2, 1),
         ),
         ("align_batch", functools.partial(WL.align_batch, [LONG_A] * 2, [LONG_B] * 2, 1)),
         (
             "unit pairwise through a lexicon's match table",
             functools.partial(
-                UNIT._pairwise_unit_table,
+                UNIT._kernel._pairwise_unit_table,
                 [LONG_A[:3000]] * 8,  # 30M vector steps
                 *UNIT_TABLE,
                 UNIT_Y[0],
@@ -270,28 +270,36 @@ UNIT_TABLE = _dp.unit_table(UNIT_Y[0], UNIT_Y[2])
         ),
         (
             "general distance",
-            functools.partial(_edit.EditKernel.distance, GENERAL, LONG_A[:3000], LONG_B[:3000]),
+            functools.partial(
+                _edit.EditKernel.distance, GENERAL._kernel, LONG_A[:3000], LONG_B[:3000]
+            ),
         ),
         (
             "general pairwise",
-            functools.partial(_edit.EditKernel.pairwise, GENERAL, [LONG_A[:2000]], [LONG_B[:2000]]),
+            functools.partial(
+                _edit.EditKernel.pairwise, GENERAL._kernel, [LONG_A[:2000]], [LONG_B[:2000]]
+            ),
         ),
         (
             "general align_batch",
             functools.partial(
-                _edit.EditKernel.align_batch, GENERAL, [LONG_A[:2000]], [LONG_B[:2000]]
+                _edit.EditKernel.align_batch, GENERAL._kernel, [LONG_A[:2000]], [LONG_B[:2000]]
             ),
         ),
         (
             "general forward",
             functools.partial(
-                _edit.EditKernel.soft_distance, GENERAL, LONG_A[:1200], LONG_B[:1200]
+                _edit.EditKernel.soft_distance, GENERAL._kernel, LONG_A[:1200], LONG_B[:1200]
             ),
         ),
         (
             "general forward-backward",
             functools.partial(
-                _edit.EditKernel.expected_counts, GENERAL, [LONG_A[:800]], [LONG_B[:800]], 1.0
+                _edit.EditKernel.expected_counts,
+                GENERAL._kernel,
+                [LONG_A[:800]],
+                [LONG_B[:800]],
+                1.0,
             ),
         ),
         (

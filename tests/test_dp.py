@@ -7,8 +7,10 @@ from hypothesis import strategies as st
 from reference import reference_distance
 from strategies import anything, cost_dicts, text
 
-from skocrcost import WeightedLevenshtein, _dp, _dp_py
+from skocrcost import WeightedLevenshtein
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 
 
 def both(tables, dense=None):

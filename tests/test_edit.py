@@ -10,18 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_general
 from sklearn.metrics import pairwise_distances
-from skocrcost._index import LexiconIndex
+from skocrcost._kernels._lexicon_index import LexiconIndex
 from strategies import cost_dicts, edit_dicts, text
 
-from skocrcost import (
-    EditDistanceNeighbors,
-    EditOperation,
-    WeightedLevenshtein,
-    _dp,
-    _edit,
-    _edit_py,
-)
+from skocrcost import EditDistanceNeighbors, EditOperation, WeightedLevenshtein
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _edit_kernel as _edit
+from skocrcost._kernels import _edit_kernel_py as _edit_py
 
 letters = st.text(alphabet=st.sampled_from("rnmcl1Idab\u4e2d"), max_size=9)
 
@@ -218,11 +214,12 @@ def test_pairwise_and_align_batch_on_general_tables():
 
 def test_single_character_tables_keep_the_fast_methods():
     wl = WeightedLevenshtein({("a", "b"): 0.1})
-    assert type(wl).distance is _dp.CostKernel.distance
-    assert type(wl).align_batch is _dp.CostKernel.align_batch
+    assert type(wl._kernel) is _dp.CostKernel
+    assert wl.distance == wl._kernel.distance  # the compiled method, no frame in between
     general = WeightedLevenshtein({("ab", "b"): 0.1})
-    assert type(general).distance is _edit.EditKernel.distance
-    assert isinstance(general, WeightedLevenshtein)
+    assert type(general._kernel) is _edit.EditKernel
+    assert general.distance == general._kernel.distance
+    assert type(general) is WeightedLevenshtein
 
 
 class Mine(WeightedLevenshtein):

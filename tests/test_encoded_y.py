@@ -14,7 +14,6 @@ import weakref
 
 import numpy as np
 import pytest
-from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC, cost_dicts, edit_dicts, metric_cost_dicts, text
@@ -24,11 +23,12 @@ from skocrcost import (
     EditDistanceNeighbors,
     WeightedEditDistance,
     WeightedLevenshtein,
-    _dp,
-    _dp_py,
-    _edit_py,
+    kernel_config,
     neighbors,
 )
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _edit_kernel_py as _edit_py
 
 KEEP = _dp.KEEP_MIN_Y
 LEVELS = _dp.simd_levels()
@@ -36,7 +36,7 @@ LEVELS = _dp.simd_levels()
 
 def twin(metric):
     """The pure-Python twin of a metric's kernel (the general one for rules and transpositions)."""
-    args = metric._kernel_args()
+    args = metric._kernel._kernel_args()
     return (_dp_py.CostKernel if len(args) == 9 else _edit_py.EditKernel)(*args)
 
 
@@ -91,17 +91,13 @@ def test_chunked_on_every_path_with_a_kept_lexicon(level, costs, threads):
     metric = WeightedLevenshtein(**costs)
     X, Y = words(40, 1, hi=20), words(KEEP + 60, 2)
     want = twin(metric).pairwise(X, Y)
-    old = _dp._set_simd_level(level)
-    try:
+    with kernel_config(simd=level):
         for rows in (1, 5, 40):
             np.testing.assert_array_equal(chunked(metric, X, Y, rows, n_jobs=threads), want)
-        for setter in (_dp._set_bitparallel, _dp._set_grid, _dp._set_rows):
-            got = with_switch(setter, False, chunked, metric, X, Y, 5)
-            np.testing.assert_array_equal(got, want)
-            got = with_switch(setter, False, metric.pairwise, X, Y)
-            np.testing.assert_array_equal(got, want)
-    finally:
-        _dp._set_simd_level(old)
+        for switch in ("bitparallel", "grid", "rows"):
+            with kernel_config(**{switch: False}):
+                np.testing.assert_array_equal(chunked(metric, X, Y, 5), want)
+                np.testing.assert_array_equal(metric.pairwise(X, Y), want)
 
 
 def test_chunked_edge_cases():
@@ -123,7 +119,7 @@ def test_chunked_blocks_do_not_see_later_changes_to_y():
 
 def test_sparse_tables_take_an_encoded_y():
     costs = {"substitution_costs": {("a", "b"): 0.1}, "default_deletion_cost": 0.7}
-    args = list(WeightedLevenshtein(**costs)._kernel_args())
+    args = list(WeightedLevenshtein(**costs)._kernel._kernel_args())
     args[-1] = False  # CSR layout: one pair at a time
     kernel, ref = _dp.CostKernel(*args), _dp_py.CostKernel(*args)
     X, Y = words(7, 6), words(KEEP, 7)

@@ -10,8 +10,9 @@ from conftest import read_pairs, shared_path
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, WeightedLevenshtein
 from skocrcost import estimator as estimator_module
+from skocrcost._kernels import _cost_kernel as _dp
 from skocrcost.datasets import load_icdar2017_sample
 
 PAIRS = (["a", "a"], ["b", "a"])  # OCR "a" read for truth "b" once, correct once
@@ -139,7 +140,7 @@ def test_large_alphabets_stay_sparse():
     X = [w[:2] + cjk[(cjk.index(w[2]) + 1) % 1500] + w[3:] for w in y]
     est = EditCostEstimator().fit(X, y)
     assert len(est.vocabulary_) > 1024
-    assert not est.metric_.dense
+    assert not est.metric_._kernel.dense
     assert len(est.costs_.sub_cost) == len(est.counts_.matrix.nonzero()[0]) - sum(
         1 for r, c in zip(*est.counts_.matrix.nonzero()) if r == c or r == 0 or c == 0
     )

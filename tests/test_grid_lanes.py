@@ -14,13 +14,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp, _dp_py
+from skocrcost import EditCostEstimator, WeightedLevenshtein, kernel_config
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 
 LEVELS = _dp.simd_levels()
 LETTERS = CORE + EXOTIC
@@ -33,7 +34,8 @@ def kernels(tables):
 
 def on_doubles(method, *args):
     """The compiled kernel's answer with the int32 DPs turned off."""
-    return with_switch(_dp._set_grid, False, method, *args)
+    with kernel_config(grid=False):
+        return method(*args)
 
 
 def double_lanes(kernel, X, Y, threads=1):
@@ -77,18 +79,14 @@ def test_int_lanes_equal_twin_and_double_lanes(case, X, Y):
         return
     assert compiled.grid_step >= 2.0**-bits  # the coarsest grid, maybe coarser than drawn
     assert math.log2(compiled.grid_step).is_integer()
-    old = _dp.simd_level()
-    try:
-        for level in LEVELS:
-            _dp._set_simd_level(level)
+    for level in LEVELS:
+        with kernel_config(simd=level):
             for rows in (X, X * 8):  # X * 8: enough OCR characters for the profile
                 want = twin.pairwise(rows, Y)
                 np.testing.assert_array_equal(compiled.pairwise(rows, Y, 1), want)
                 # Up to 64 OCR strings take the rows kernel unless it is turned off.
                 np.testing.assert_array_equal(lanes(compiled, rows, Y), want)
                 np.testing.assert_array_equal(double_lanes(compiled, rows, Y), want)
-    finally:
-        _dp._set_simd_level(old)
     for x in X:  # distance: the scalar int32 DP
         for y in Y[:5]:
             want = twin.distance(x, y)
@@ -122,8 +120,7 @@ def test_values_near_the_int32_limit(level, threads):
     assert compiled.grid_step == 0.5  # the coarsest grid of 0.5, 1 and 2
     fine = fine_grid()
     assert fine.grid_step == 2.0**-24
-    old = _dp._set_simd_level(level)
-    try:
+    with kernel_config(simd=level):
         for n, fits in ((60, True), (64, False)):
             X = ["x" * n, "a" * n, "ab" * (n // 2), ""]
             Y = ["y" * n, "b" * n, "", "ba" * (n // 2)]
@@ -132,8 +129,6 @@ def test_values_near_the_int32_limit(level, threads):
             assert want[0, 0] == 2.0 * n  # nothing in common: delete and insert everything
             np.testing.assert_array_equal(fine.pairwise(X, Y, threads), want)
             np.testing.assert_array_equal(double_lanes(fine, X, Y, threads), want)
-    finally:
-        _dp._set_simd_level(old)
 
 
 @pytest.fixture(scope="module")
@@ -163,13 +158,10 @@ def longer_than_a_strip():
 def test_strings_longer_than_a_strip(level, threads, longer_than_a_strip):
     # The int32 lanes run GRID_STRIP columns at a time, as the double lanes do theirs.
     compiled, cases, Y = longer_than_a_strip
-    old = _dp._set_simd_level(level)
-    try:
+    with kernel_config(simd=level):
         for X, want in cases:
             np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
             np.testing.assert_array_equal(double_lanes(compiled, X, Y, threads), want)
-    finally:
-        _dp._set_simd_level(old)
 
 
 @pytest.mark.parametrize("n, m", [(30, 30), (31, 31), (0, 61), (100, 5)])
@@ -281,7 +273,8 @@ def test_estimator_refuses_a_resolution_that_is_no_power_of_two(bad):
 # -- few OCR strings against many: the rows kernel (_rows.h) --------------------------------
 def lanes(kernel, X, Y, threads=1):
     """The compiled kernel's answer through the lanes rather than the rows kernel."""
-    return with_switch(_dp._set_rows, False, kernel.pairwise, X, Y, threads)
+    with kernel_config(rows=False):
+        return kernel.pairwise(X, Y, threads)
 
 
 def rows_plain_and_shared(kernel, X, Y, threads=1):
@@ -291,8 +284,10 @@ def rows_plain_and_shared(kernel, X, Y, threads=1):
     once does not pay for it), the second shares whatever it can (ROWS_SHARE at 1).
     """
     enc = kernel._encode_y(Y)
-    plain = with_switch(_dp._set_rows_share, 0.0, kernel.pairwise, X, enc, threads)
-    return plain, with_switch(_dp._set_rows_share, 1.0, kernel.pairwise, X, enc, threads)
+    with kernel_config(rows_share=0.0):
+        plain = kernel.pairwise(X, enc, threads)
+    with kernel_config(rows_share=1.0):
+        return plain, kernel.pairwise(X, enc, threads)
 
 
 def takes_rows(kernel, X, Y):
@@ -323,17 +318,13 @@ def test_rows_kernel_equals_twin_and_lanes(case, X, Y, copies):
     # Sorted, words share their starts with the word before (equal words all but the
     # last character), which the kernel does not compute again.
     order = sorted(range(len(Y)), key=Y.__getitem__)
-    old = _dp.simd_level()
-    try:
-        for level in LEVELS:
-            _dp._set_simd_level(level)
+    for level in LEVELS:
+        with kernel_config(simd=level):
             for threads in (1, 2):
                 np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), want)
                 for got in rows_plain_and_shared(compiled, X, [Y[k] for k in order], threads):
                     np.testing.assert_array_equal(got, want[:, order])
             np.testing.assert_array_equal(lanes(compiled, X, Y), want)
-    finally:
-        _dp._set_simd_level(old)
 
 
 def rows_kernels():
@@ -374,14 +365,11 @@ def test_rows_kernel_on_words_sharing_their_starts(level, threads):
     X = ["", "ab", "xxxxy", "x" * 30 + "ab", "\U0001f600rab", "ba" * 6, "y" * 32]
     assert takes_rows(compiled, X, Y)
     want = twin.pairwise(X, Y)
-    old = _dp._set_simd_level(level)
-    try:
+    with kernel_config(simd=level):
         for got in rows_plain_and_shared(compiled, X, Y, threads):
             np.testing.assert_array_equal(got, want)
         for got in rows_plain_and_shared(compiled, X, sorted(Y * 20), threads):
             np.testing.assert_array_equal(got, np.repeat(want, 20, axis=1))
-    finally:
-        _dp._set_simd_level(old)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -396,13 +384,10 @@ def test_rows_kernel_every_width(level, threads):
         return "".join(rng.choice(list(LETTERS + "xyz"), n))
 
     Y = [word(rng.integers(0, 14)) for _ in range(150)]
-    old = _dp._set_simd_level(level)
-    try:
+    with kernel_config(simd=level):
         for X in ([word(n) for n in range(32)], [word(32)]):
             assert takes_rows(compiled, X, Y)
             np.testing.assert_array_equal(compiled.pairwise(X, Y, threads), twin.pairwise(X, Y))
-    finally:
-        _dp._set_simd_level(old)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -413,14 +398,11 @@ def test_rows_kernel_near_the_int32_limit(level):
     X = ["x" * 32, "a" * 32, "ab" * 16, "", "b" * 5]
     Y = ["y" * 90, "b" * 90, "", "ba" * 45, "a"]
     assert takes_rows(fine, X, Y)
-    old = _dp._set_simd_level(level)
-    try:
+    with kernel_config(simd=level):
         want = np.array([[twin_distance(fine, x, y) for y in Y] for x in X])
         assert want[0, 0] == 122.0
         np.testing.assert_array_equal(fine.pairwise(X, Y), want)
         np.testing.assert_array_equal(lanes(fine, X, Y), want)
-    finally:
-        _dp._set_simd_level(old)
 
 
 def test_rows_kernel_takes_only_few_short_ocr_strings():
@@ -429,4 +411,5 @@ def test_rows_kernel_takes_only_few_short_ocr_strings():
     assert takes_rows(kernel, ["a" * 32] * 64, Y)
     assert not takes_rows(kernel, ["a" * 33], Y)  # longer than 8 vectors of 4
     assert not takes_rows(kernel, ["a"] * 65, Y)  # many: the lanes' profile pays off
-    assert not with_switch(_dp._set_grid, False, takes_rows, kernel, ["a"], Y)
+    with kernel_config(grid=False):
+        assert not takes_rows(kernel, ["a"], Y)

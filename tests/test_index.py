@@ -8,8 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import CORE, EXOTIC, cost_dicts, text
 
-from skocrcost import WeightedLevenshtein, _dp_py, _index, _index_py
+from skocrcost import WeightedLevenshtein
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _lexicon_index as _index
+from skocrcost._kernels import _lexicon_index_py as _index_py
 
 lexicons = st.lists(text, min_size=1, max_size=12)
 queries = st.lists(text, max_size=5)
@@ -26,7 +29,7 @@ def brute_kneighbors(metric, Q, words, k):
 
 def both(costs, words):
     tables = CostTables.from_dicts(**costs)
-    compiled = _index.LexiconIndex(WeightedLevenshtein.from_tables(tables), words)
+    compiled = _index.LexiconIndex(WeightedLevenshtein.from_tables(tables)._kernel, words)
     twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
     return compiled, twin
 
@@ -141,7 +144,7 @@ def test_character_bound_with_a_shared_bit_and_cheap_substitutions():
     words = [rs(alphabet, 1, 9) for _ in range(400)]
     Q = [rs(alphabet, 0, 10) for _ in range(30)]
     Q += [rs(alphabet[:10] + ["\u4e2d", "\U0001f600"], 1, 9) for _ in range(10)]
-    index = _index.LexiconIndex(wl, words)
+    index = _index.LexiconIndex(wl._kernel, words)
     assert len(set("".join(words))) > 63 and index.char_masks[0] >> np.uint64(63) == 1
     for k in (1, 7):
         for x, y in zip(index.kneighbors(Q, k), brute_kneighbors(wl, Q, words, k), strict=True):
@@ -157,7 +160,7 @@ def test_trie_shares_prefixes_and_keeps_duplicates():
     assert len(cp) == 1 + 1 + 3 + 2  # root, "a", "t-h-e", "n", "y"
     assert size[0] == len(cp)
     assert ends.tolist() == [4, 0, 3, 1, 2]  # sorted by word, then index
-    index = _index.LexiconIndex(WeightedLevenshtein(), words)
+    index = _index.LexiconIndex(WeightedLevenshtein()._kernel, words)
     dist, ind = index.kneighbors(["the"], 3)
     assert ind.tolist() == [[0, 3, 1]] and dist.tolist() == [[0.0, 0.0, 1.0]]
 
@@ -167,7 +170,7 @@ def test_pruning_skips_most_of_a_real_lexicon(shared_lexicon):
     words = shared_lexicon[::10]
     tables = CostTables.from_dicts()
     twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
-    compiled = _index.LexiconIndex(WeightedLevenshtein(), words)
+    compiled = _index.LexiconIndex(WeightedLevenshtein()._kernel, words)
     Q = ["tbe", "recieve", "Cambridgo"]
     dist, ind = twin.kneighbors(Q, 5)
     brute_columns = sum(len(w) for w in words) * len(Q)  # one DP column per word character
@@ -179,13 +182,15 @@ def test_pruning_skips_most_of_a_real_lexicon(shared_lexicon):
 
 
 def test_index_pickles_and_rejects_bad_input():
-    index = _index.LexiconIndex(WeightedLevenshtein({("0", "O"): 0.1}), ["OCR", "ORC", "cow"])
+    index = _index.LexiconIndex(
+        WeightedLevenshtein({("0", "O"): 0.1})._kernel, ["OCR", "ORC", "cow"]
+    )
     clone = pickle.loads(pickle.dumps(index))
     for x, y in zip(clone.kneighbors(["0CR"], 2), index.kneighbors(["0CR"], 2), strict=True):
         np.testing.assert_array_equal(x, y)
     assert clone.kneighbors(["0CR"], 1)[0][0, 0] == pytest.approx(0.1)
     with pytest.raises(ValueError, match="empty"):
-        _index.LexiconIndex(WeightedLevenshtein(), [])
+        _index.LexiconIndex(WeightedLevenshtein()._kernel, [])
     with pytest.raises(ValueError, match="k must be"):
         index.kneighbors(["a"], 4)
     with pytest.raises(ValueError, match="radius"):
@@ -206,7 +211,7 @@ def test_words_longer_than_the_node_records_length_fields():
         words = [base + rs(0, 300) for _ in range(6)] + [rs(0, 5) for _ in range(6)]
         words += [base[: rng.integers(1, 280)] for _ in range(4)]
         Q = [base[: rng.integers(200, 300)] + rs(0, 40), rs(0, 600), rs(260, 270)]
-        index = _index.LexiconIndex(wl, words)
+        index = _index.LexiconIndex(wl._kernel, words)
         for k in (1, 5, len(words)):
             d, ind = index.kneighbors(Q, k)
             want_d, want_ind = brute_kneighbors(wl, Q, words, k)
@@ -216,7 +221,7 @@ def test_words_longer_than_the_node_records_length_fields():
 
 def test_a_word_longer_than_the_index_holds_is_refused():
     with pytest.raises(ValueError, match="word of 70000 characters.*up to 65535"):
-        _index.LexiconIndex(WeightedLevenshtein(), ["a" * 70_000])
+        _index.LexiconIndex(WeightedLevenshtein()._kernel, ["a" * 70_000])
 
 
 @pytest.fixture(scope="module")
@@ -233,10 +238,10 @@ def test_csr_tables_and_queries_too_long_for_the_row_cache():
     letters = [chr(0x4E00 + i) for i in range(1100)] + list("abcde")  # > 1024: CSR
     subs = {(letters[i], letters[i + 1]): float(rng.uniform(0, 2)) for i in range(0, 1099, 2)}
     wl = WeightedLevenshtein(subs, insertion_costs={c: 0.5 for c in "abc"})
-    assert not wl.dense
+    assert not wl._kernel.dense
     words = ["".join(rng.choice(letters, size=rng.integers(0, 6))) for _ in range(200)]
     long_query = "".join(rng.choice(letters, size=70))  # 1101 ids x 70 rows > the cache
     Q = [words[0], words[5][:2] + "ab", long_query, "", "abcde" * 20]
-    index = _index.LexiconIndex(wl, words)
+    index = _index.LexiconIndex(wl._kernel, words)
     for x, y in zip(index.kneighbors(Q, 7, 2), brute_kneighbors(wl, Q, words, 7), strict=True):
         np.testing.assert_array_equal(x, y)

@@ -7,22 +7,22 @@ for CSR tables); each must give exactly the twin's numbers.
 
 import numpy as np
 import pytest
-from conftest import with_switch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import cost_dicts, text
 
-from skocrcost import _dp, _dp_py
+from skocrcost import kernel_config
 from skocrcost._costs import CostTables
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
 
 LEVELS = _dp.simd_levels()
 
 
 @pytest.fixture(params=LEVELS)
 def simd(request):
-    old = _dp._set_simd_level(request.param)
-    yield request.param
-    _dp._set_simd_level(old)
+    with kernel_config(simd=request.param):
+        yield request.param
 
 
 def kernels(tables, dense=True):
@@ -57,16 +57,12 @@ def words(rng, n, letters, lo=0, hi=14):
 @given(cost_dicts(), st.lists(text, max_size=12), st.lists(text, min_size=1, max_size=20))
 def test_lanes_equal_twin_on_random_tables(costs, X, Y):
     compiled, twin = kernels(CostTables.from_dicts(**costs))
-    old = _dp.simd_level()
-    try:
-        for level in LEVELS:
-            _dp._set_simd_level(level)
+    for level in LEVELS:
+        with kernel_config(simd=level):
             # Repeating X makes the profile path pay off (many OCR characters per group).
             for rows in (X, X * 8):
                 want = twin.pairwise(rows, Y)
                 np.testing.assert_array_equal(compiled.pairwise(rows, Y, 1), want)
-    finally:
-        _dp._set_simd_level(old)
 
 
 @pytest.mark.parametrize("threads", [1, 3])
@@ -118,9 +114,10 @@ def test_a_group_of_empty_strings(simd, grid):
     assert compiled.grid_step == 0.25
     X = ["abc", "", "x" * 70, "ba"] * 5  # enough characters for the profile, and few
     Y = [""] * 20 + ["ab"]
-    with_grid = with_switch(_dp._set_grid, grid, compiled.pairwise, X, Y, 1)
+    with kernel_config(grid=grid):
+        with_grid = compiled.pairwise(X, Y, 1)
+        few = compiled.pairwise(X[:2], Y, 1)
     np.testing.assert_array_equal(with_grid, twin.pairwise(X, Y))
-    few = with_switch(_dp._set_grid, grid, compiled.pairwise, X[:2], Y, 1)
     np.testing.assert_array_equal(few, twin.pairwise(X[:2], Y))
 
 
@@ -181,17 +178,19 @@ def test_simd_level_names():
     levels = _dp.simd_levels()
     assert levels == list(_dp.SIMD_LEVELS[: len(levels)])
     assert _dp.simd_level() == levels[-1]  # the CPU's best, chosen at import
-    old = _dp._set_simd_level("baseline")
-    try:
+    with kernel_config(simd="baseline"):
         assert _dp.simd_level() == "baseline"
         for level in _dp.SIMD_LEVELS:  # a level the CPU lacks falls back to its best
-            _dp._set_simd_level(level)
-            assert _dp.simd_level() == levels[min(_dp.SIMD_LEVELS.index(level), len(levels) - 1)]
-        with pytest.raises(ValueError, match="level must be one of"):
-            _dp._set_simd_level("sse9")
-    finally:
-        _dp._set_simd_level(old)
-    assert _dp.simd_level() == old
+            with kernel_config(simd=level):
+                want = levels[min(_dp.SIMD_LEVELS.index(level), len(levels) - 1)]
+                assert _dp.simd_level() == want
+        assert _dp.simd_level() == "baseline"
+        with pytest.raises(ValueError, match="simd must be 'auto' or one of"):
+            with kernel_config(simd="sse9"):
+                pass
+        with kernel_config(simd="auto"):
+            assert _dp.simd_level() == levels[-1]
+    assert _dp.simd_level() == levels[-1]
 
 
 def test_distance_two_rows_at_a_time_equals_twin():

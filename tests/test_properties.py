@@ -33,10 +33,10 @@ from skocrcost import (
     KatzBackoffLM,
     WeightedEditDistance,
     WeightedLevenshtein,
-    _dp_py,
-    _edit,
-    _edit_py,
 )
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _edit_kernel as _edit
+from skocrcost._kernels import _edit_kernel_py as _edit_py
 
 long_text = st.text(alphabet=st.sampled_from("abcrnm01lIO\ud800\U0001f600é"), max_size=150)
 texts = st.lists(text, max_size=6)
@@ -214,7 +214,8 @@ def test_pickled_corrector_and_neighbours_give_identical_results():
 @given(cost_dicts(), st.lists(text, min_size=1, max_size=10), texts, st.integers(1, 4))
 def test_index_on_the_sparse_layout_equals_brute_force(costs, words, queries, k):
     # Alphabets over 1,024 characters get CSR tables; force that layout on small ones.
-    from skocrcost import _dp, _index
+    from skocrcost._kernels import _cost_kernel as _dp
+    from skocrcost._kernels import _lexicon_index as _index
 
     args = CostTables.from_dicts(**costs).kernel_args()
     sparse = _dp.CostKernel(*args[:-1], False)

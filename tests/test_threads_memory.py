@@ -8,7 +8,8 @@ from conftest import read_pairs, shared_path
 from joblib import parallel_config
 from threadpoolctl import threadpool_limits
 
-from skocrcost import EditCostEstimator, WeightedLevenshtein, _dp
+from skocrcost import EditCostEstimator, WeightedLevenshtein
+from skocrcost._kernels import _cost_kernel as _dp
 from skocrcost._threads import n_threads
 
 

@@ -6,18 +6,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from skocrcost._index import LexiconIndex, topk_update
+from skocrcost._kernels._lexicon_index import LexiconIndex, topk_update
 from strategies import CORE, EXOTIC
 
-from skocrcost import (
-    EditCostEstimator,
-    EditDistanceNeighbors,
-    WeightedLevenshtein,
-    _dp,
-    _dp_py,
-    _index_py,
-)
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein, kernel_config
 from skocrcost import neighbors as nb
+from skocrcost._kernels import _cost_kernel as _dp
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _lexicon_index_py as _index_py
 
 # Few characters and short words: many equal distances, so the order of ties matters.
 few = st.text(alphabet="ab" + EXOTIC[2:5], max_size=6)
@@ -108,7 +104,7 @@ def test_routing_by_costs_and_alphabet(monkeypatch):
     assert type(EditDistanceNeighbors(2).fit(words).index_) is nb._UnitIndex
     # Learned (not unit) costs search the trie.
     learned = WeightedLevenshtein({("b", "h"): 0.2})
-    assert not learned.unit
+    assert not learned._kernel.unit
     got = EditDistanceNeighbors(2, metric=learned).fit(words)
     assert type(got.index_) is LexiconIndex
     assert got.kneighbors(["tbe"] * 9)[0][0].tolist() == [0.0, 0.2]  # "tbe", then "the"
@@ -135,27 +131,24 @@ def test_table_scan_equals_pairwise():
     unit = WeightedLevenshtein()
     words = ["Straße", "", "a" * 17, "ab", "日本", "x" * 70, "abcdefghijklmnop"] * 7
     qs = ["strasse", "", "a" * 16, "日本語", "q", "abcdefghijklmnopq"]
-    off, ids, cps = unit._encode_list(words, "Y", False)
+    off, ids, cps = unit._kernel._encode_list(words, "Y", False)
     assert ids is None
     table = _dp.unit_table(off, cps)
     assert table[1].shape == (len(set("".join(w for w in words if len(w) <= 16))) + 1, 64)
     want = unit.pairwise(qs, words)
     for level in _dp.simd_levels():
-        old = _dp._set_simd_level(level)
-        try:
+        with kernel_config(simd=level):
             for g0, ncols in ((0, len(words)), (1, 30), (2, 1), (3, 0), (1, 33)):
                 out = np.full((len(qs), ncols), -1.0)
-                unit._pairwise_unit_table(qs, *table, off, cps, g0, out, 2)
+                unit._kernel._pairwise_unit_table(qs, *table, off, cps, g0, out, 2)
                 np.testing.assert_array_equal(out, want[:, 16 * g0 : 16 * g0 + ncols])
-        finally:
-            _dp._set_simd_level(old)
     out = np.empty((len(qs), len(words)))
     with pytest.raises(ValueError, match="columns within the lexicon"):
-        unit._pairwise_unit_table(qs, *table, off, cps, 1, out)
+        unit._kernel._pairwise_unit_table(qs, *table, off, cps, 1, out)
     with pytest.raises(ValueError, match="does not match the lexicon"):
-        unit._pairwise_unit_table(qs, *table, off[:-16], cps, 0, out[:, 16:].copy())
+        unit._kernel._pairwise_unit_table(qs, *table, off[:-16], cps, 0, out[:, 16:].copy())
     with pytest.raises(ValueError, match="unit costs"):
-        WeightedLevenshtein(default_insertion_cost=2.0)._pairwise_unit_table(
+        WeightedLevenshtein(default_insertion_cost=2.0)._kernel._pairwise_unit_table(
             qs, *table, off, cps, 0, out
         )
 
@@ -167,13 +160,13 @@ def test_table_scan_equals_its_twin(words, qs, g0, ncols):
     # with the query, so the table's layout and the scan are both held to it.
     unit = WeightedLevenshtein()
     twin = _dp_py.CostKernel(*unit.costs.kernel_args())
-    off, _, cps = unit._encode_list(words, "Y", False)
+    off, _, cps = unit._kernel._encode_list(words, "Y", False)
     table = _dp.unit_table(off, cps)
     ncols = max(0, min(ncols, len(words) - 16 * g0))
     if 16 * g0 > len(words):
         return
     got, want = np.full((len(qs), ncols), -1.0), np.full((len(qs), ncols), -2.0)
-    unit._pairwise_unit_table(qs, *table, off, cps, g0, got, 2)
+    unit._kernel._pairwise_unit_table(qs, *table, off, cps, g0, got, 2)
     twin._pairwise_unit_table(qs, *table, off, cps, g0, want)
     np.testing.assert_array_equal(got, want)
 

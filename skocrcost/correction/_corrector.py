@@ -856,6 +856,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         decoder._cache, decoder._variant_cache, decoder._lm_cache = shared
         return decoder
 
+    def __setstate__(self, state):
+        # A corrector pickled before min_confidence existed learned no confidence.
+        state.setdefault("min_confidence", None)
+        if "neighbors_" in state:
+            state.setdefault("confidence_", None)
+        super().__setstate__(state)
+
     def __getstate__(self):
         state = super().__getstate__()
         state.pop("_caches_", None)  # rebuilt on use

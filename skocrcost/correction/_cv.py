@@ -6,7 +6,6 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.model_selection import ParameterGrid
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import progress
@@ -136,6 +135,8 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
                 f"param_grid may only hold decoding parameters (changing them needs no "
                 f"refit), got {unknown}; tune the others with GridSearchCV"
             )
+        from sklearn.model_selection import ParameterGrid  # only when fitting
+
         settings = list(ParameterGrid(grid))
         X, y = _check_sequence_pairs(X, y) if _is_sequences(X) else check_pairs(X, y)
         if len(X) < 2 * self.cv:

@@ -1,4 +1,4 @@
-"""Declarations shared with the kernels that read the same cost tables (e.g. ``_index``).
+"""Declarations shared with the kernels that read the same cost tables (e.g. ``_lexicon_index``).
 
 ``Table`` and its two lookups live here so that every kernel reads the costs
 through one piece of code; ``CostKernel`` owns the buffers a ``Table`` points into.
@@ -112,17 +112,15 @@ cdef class CostKernel:
                          const int32_t[::1] yid, const cp_t[::1] ycp, int n_threads)
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
-                         const int32_t[::1] yid, int n_threads)
-    cdef bint _rows_ok(self, Py_ssize_t nx, Py_ssize_t xlongest, Py_ssize_t ylongest)
-    cdef bint _grid_ok(self, Py_ssize_t xlongest, Py_ssize_t ylongest)
+                         const int32_t[::1] yid, int n_threads, bint grid, int level)
     cdef _pairwise_rows(self, double[:, ::1] vout, const int64_t[::1] xoff,
                         const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
-                        const int32_t[::1] yid, int n_threads)
+                        const int32_t[::1] yid, int n_threads, double rows_share, int level)
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const cp_t[::1] xcp, EncodedY enc, int n_threads)
+                        const cp_t[::1] xcp, EncodedY enc, int n_threads, bint grid, int level)
     cdef _pairwise_long(self, double[:, ::1] vout, const int64_t[::1] xoff, const cp_t[::1] xcp,
                         const int64_t[::1] yoff, const cp_t[::1] ycp, rest_arr,
-                        Py_ssize_t col0, int n_threads)
+                        Py_ssize_t col0, int n_threads, bint grid)
     cdef _unsort_columns(self, double[:, ::1] vout, const int64_t[::1] order, int n_threads)
     cdef void _encode_into(self, str s, int32_t* ids, cp_t* cps) noexcept
 

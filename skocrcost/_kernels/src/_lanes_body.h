@@ -124,47 +124,21 @@ SKC_ATTR static inline __attribute__((always_inline)) const double *SKC_CAT(SKC_
     return up;
 }
 
-/* The strips of a group of more than SKC_STRIP_D columns, out of line: inlined beside the
- * one-strip call, they changed its register allocation (two more spills in the loop,
- * on the chain, on AVX2). */
-SKC_ATTR static __attribute__((noinline)) const double *SKC_CAT(SKC_NAME, _strips)(
-    const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *aid,
-    const uint32_t *acp, const int32_t *arow, ptrdiff_t n, ptrdiff_t mmax, double *work,
-    const double *profile) {
-    const double *up = work;
-    ptrdiff_t j0;
-    /* Every strip's last row pair writes the same buffer: the last row, whole. */
-    for (j0 = 0; j0 < mmax; j0 += SKC_STRIP_D)
-        up = SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                       profile, j0,
-                                       j0 + SKC_STRIP_D < mmax ? j0 + SKC_STRIP_D : mmax);
-    return up;
+/* One OCR string's distances, the last row's cell of each lane. */
+SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _put)(
+    const double *up, const double *del_tab, const int32_t *aid, ptrdiff_t n,
+    const double *work, const int64_t *m, const int64_t *cols, double step, double *out) {
+    ptrdiff_t k;
+    (void)del_tab, (void)aid, (void)n, (void)work, (void)step;
+    for (k = 0; k < SKC_LANES; k++)
+        if (cols[k] >= 0) out[cols[k]] = up[m[k] * SKC_LANES + k];
 }
 
-/* The OCR strings against the group, through one strip or (striped, a constant where
- * inlined) the strips: one loop each, since testing per string which to take cost
- * strings of 4 characters 7% more time. */
-SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _each)(
-    const double *dense, ptrdiff_t n_ids, const double *del_tab, const int32_t *xid,
-    const uint32_t *xcp, const int32_t *xrow, const int64_t *xo, ptrdiff_t nx,
-    const int64_t *m, ptrdiff_t mmax, double *work, const double *profile,
-    const int64_t *cols, double *out, ptrdiff_t ostride, int striped) {
-    ptrdiff_t t, k;
-    for (t = 0; t < nx && t < SKC_PREFETCH_AHEAD; t++) skc_prefetch_out(out + t * ostride, cols);
-    for (t = 0; t < nx; t++, out += ostride) {
-        const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
-        const uint32_t *acp = xcp + xo[t];
-        const ptrdiff_t n = xo[t + 1] - xo[t];
-        const double *up;
-        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
-        up = striped ? SKC_CAT(SKC_NAME, _strips)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
-                                                  work, profile)
-                     : SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
-                                                 work, profile, 0, mmax);
-        for (k = 0; k < SKC_LANES; k++)
-            if (cols[k] >= 0) out[cols[k]] = up[m[k] * SKC_LANES + k];
-    }
-}
+#define SKC_T double
+#define SKC_STRIP SKC_STRIP_D
+#include "_lanes_each.h"
+#undef SKC_STRIP
+#undef SKC_T
 
 SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double *del_tab,
                               const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
@@ -173,8 +147,8 @@ SKC_ATTR static void SKC_NAME(const double *dense, ptrdiff_t n_ids, const double
                               const int64_t *cols, double *out, ptrdiff_t ostride) {
     if (mmax <= SKC_STRIP_D)
         SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
-                                 profile, cols, out, ostride, 0);
+                                 profile, cols, 0.0, out, ostride, 0);
     else
         SKC_CAT(SKC_NAME, _each)(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work,
-                                 profile, cols, out, ostride, 1);
+                                 profile, cols, 0.0, out, ostride, 1);
 }

@@ -1,4 +1,4 @@
-"""Pure-Python twin of :mod:`skocrcost._dp`: the same class, methods and results.
+"""Pure-Python twin of :mod:`skocrcost._kernels._cost_kernel`: the same class, methods and results.
 
 Written for clarity, not speed: the tests compare the compiled kernel with it
 on random strings and random cost tables, and it documents what the kernel
@@ -8,67 +8,19 @@ so results are bit-for-bit equal.
 
 import numpy as np
 
-OP_MATCH, OP_SUB, OP_DEL, OP_INS = 0, 1, 2, 3
+from ._constants import BP_LANES, GRID_BITS, OP_DEL, OP_INS, OP_MATCH, OP_SUB
+from ._tables import check_unit_table, grid_tables, unit_costs
 
-
-def unit_costs(sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele):
-    """Whether every edit of these tables costs exactly 1 (a match 0): plain Levenshtein.
-
-    Read by the compiled kernel too, to route such tables to the bit-parallel path.
-    An unlisted substitution ``s -> t`` costs ``rowdef[s] + coldef[t]`` (``rowdef[0]``
-    for ``s = 0``); float addition is monotone, so checking each row against the
-    smallest and the largest ``coldef`` covers every column in O(V), not O(V^2).  That
-    is conservative: listed costs of 1 hiding other defaults read as not unit, and
-    take the DP, which is always right.  Equal ids >= 1 are a match, whatever they list.
-    """
-    sub_src, sub_tgt = np.asarray(sub_src), np.asarray(sub_tgt)
-    sub_cost, rowdef, coldef = (np.asarray(x, dtype=float) for x in (sub_cost, rowdef, coldef))
-    rows = rowdef[1:]
-    return bool(
-        np.all(np.asarray(ins) == 1.0)
-        and np.all(np.asarray(dele) == 1.0)
-        and rowdef[0] == 1.0
-        and np.all(sub_cost[(sub_src != sub_tgt) | (sub_src == 0)] == 1.0)
-        and np.all(rows + coldef.min() == 1.0)
-        and np.all(rows + coldef.max() == 1.0)
-    )
-
-
-GRID_BITS = 30  # the finest grid step tried: 2**-30
-
-
-def grid_tables(dense, ins, dele):
-    """The dense tables as whole numbers of their coarsest grid step, or None.
-
-    Returns ``(step, dense, ins, dele)`` with ``step = 2**-s`` for the smallest
-    ``s <= GRID_BITS`` such that every cost is a multiple of ``step`` below
-    ``2**30`` steps (a cost minus two others stays above -2**31), the tables as
-    int32 numbers of steps.  Sums of such costs are
-    exact in double arithmetic (they are whole numbers of steps far below 2**53),
-    so a DP on the int32 steps gives exactly the double DP's distances.  Read by
-    the compiled kernel to route such tables to its int32 lanes.  A cost on the
-    grid of ``2**-s`` is on every finer one, so ``s`` is found by bisection, and
-    the coarsest grid leaves the most room below 2**30.
-    """
-    arrays = [np.asarray(a, dtype=float) for a in (dense, ins, dele)]
-    costs = np.concatenate([a.ravel() for a in arrays])
-    if not (np.all(np.isfinite(costs)) and costs.min(initial=0.0) >= 0.0):
-        return None
-
-    def on_grid(bits):
-        with np.errstate(over="ignore"):  # huge costs: inf steps, refused below
-            steps = np.ldexp(costs, bits)
-        return bool(np.all(steps == np.rint(steps)))
-
-    if not on_grid(GRID_BITS):
-        return None
-    lo, hi = 0, GRID_BITS
-    while lo < hi:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if on_grid(mid) else (mid + 1, hi)
-    if costs.max(initial=0.0) >= 2.0 ** (30 - lo):
-        return None
-    return (2.0**-lo, *(np.ldexp(a, lo).astype(np.int32) for a in arrays))
+__all__ = [
+    "BP_LANES",
+    "GRID_BITS",
+    "CostKernel",
+    "bitparallel_distance",
+    "bitparallel_scan",
+    "check_unit_table",
+    "grid_tables",
+    "unit_costs",
+]
 
 
 def bitparallel_distance(a, b):
@@ -108,26 +60,8 @@ def bitparallel_scan(masks, m, t):
     return len(t) + vp.bit_count() - vn.bit_count()
 
 
-BP_LANES = 16  # lexicon strings per block of the unit-cost match table (SKC_BP_LANES)
-
-
-def check_unit_table(n_x, alphabet, table, lane_mask, yoff, ycp, g0, out):
-    """The arguments of ``_pairwise_unit_table`` must fit together (``unit_table``'s layout)."""
-    ny = len(yoff) - 1
-    nblocks = (ny + BP_LANES - 1) // BP_LANES
-    if (
-        table.shape[0] != len(alphabet) + 1
-        or table.shape[1] != nblocks * BP_LANES
-        or lane_mask.shape[0] != table.shape[1]
-        or yoff[ny] > len(ycp)
-    ):
-        raise ValueError("the table does not match the lexicon: build it with unit_table")
-    if out.shape[0] != n_x or g0 < 0 or g0 * BP_LANES + out.shape[1] > ny:
-        raise ValueError(f"out must have {n_x} rows and columns within the lexicon")
-
-
 class CostKernel:
-    """Twin of :class:`skocrcost._dp.CostKernel` (see there for the parameters)."""
+    """Twin of ``_cost_kernel.CostKernel`` (see there for the parameters)."""
 
     def __init__(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense):
         self._set_tables(chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense)

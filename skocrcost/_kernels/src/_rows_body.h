@@ -9,7 +9,7 @@
  * keeps its last columns (up to SKC_ROWS_DEPTH - 2) in ``kept`` and starts a word from
  * column lcp[k] of the word before, without a branch (a word starts every 2 or 3 columns
  * there).  The stores, loads and selects make a column 2.1-2.4x dearer, so skc_rows_run
- * takes this set only when it skips most columns (ROWS_SHARE in _dp.pyx).
+ * takes this set only when it skips most columns (ROWS_SHARE in _cost_kernel.pyx).
  *
  * A column of the DP sits in the lanes, at positions p = 0 .. W - 1: the OCR string's last
  * character at p = 0, its first at p = n - 1; positions past n are row 0 (always 0).  They

@@ -101,48 +101,26 @@ SKC_ATTR static inline __attribute__((always_inline)) const int32_t *SKC_CAT(SKC
     return up;
 }
 
-SKC_ATTR static __attribute__((noinline)) const int32_t *SKC_CAT(SKC_NAME, _strips)(
-    const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab, const int32_t *aid,
-    const uint32_t *acp, const int32_t *arow, ptrdiff_t n, ptrdiff_t mmax, int32_t *work,
-    const int32_t *profile) {
-    const int32_t *up = work;
-    ptrdiff_t j0;
-    for (j0 = 0; j0 < mmax; j0 += SKC_STRIP_I)
-        up = SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax, work,
-                                       profile, j0,
-                                       j0 + SKC_STRIP_I < mmax ? j0 + SKC_STRIP_I : mmax);
-    return up;
+/* One OCR string's distances: each lane's last cell of D'' plus P[n] (the cost of
+ * deleting the OCR string) and Q[m] (the loader's first row), times the step. */
+SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _put)(
+    const int32_t *up, const int32_t *del_tab, const int32_t *aid, ptrdiff_t n,
+    const int32_t *work, const int64_t *m, const int64_t *cols, double step, double *out) {
+    const int32_t *q = work; /* the loader's first row: Q of each lane */
+    int64_t p = 0;           /* P[n] */
+    ptrdiff_t i, k;
+    for (i = 0; i < n; i++) p += del_tab[aid[i]];
+    for (k = 0; k < SKC_LANES; k++)
+        if (cols[k] >= 0)
+            out[cols[k]] =
+                (double)((int64_t)up[m[k] * SKC_LANES + k] + p + q[m[k] * SKC_LANES + k]) * step;
 }
 
-/* The OCR strings against the group, through one strip or (striped) the strips, one
- * loop each (as in _lanes_body.h). */
-SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _each)(
-    const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab, const int32_t *xid,
-    const uint32_t *xcp, const int32_t *xrow, const int64_t *xo, ptrdiff_t nx,
-    const int64_t *m, ptrdiff_t mmax, int32_t *work, const int32_t *profile,
-    const int64_t *cols, double step, double *out, ptrdiff_t ostride, int striped) {
-    const int32_t *q = work; /* the loader's first row: Q of each lane */
-    ptrdiff_t t, i, k;
-    for (t = 0; t < nx && t < SKC_PREFETCH_AHEAD; t++) skc_prefetch_out(out + t * ostride, cols);
-    for (t = 0; t < nx; t++, out += ostride) {
-        const int32_t *aid = xid + xo[t], *arow = xrow + xo[t];
-        const uint32_t *acp = xcp + xo[t];
-        const ptrdiff_t n = xo[t + 1] - xo[t];
-        int64_t p = 0; /* P[n] */
-        const int32_t *up;
-        if (t + SKC_PREFETCH_AHEAD < nx) skc_prefetch_out(out + SKC_PREFETCH_AHEAD * ostride, cols);
-        up = striped ? SKC_CAT(SKC_NAME, _strips)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
-                                                  work, profile)
-                     : SKC_CAT(SKC_NAME, _strip)(dense, n_ids, del_tab, aid, acp, arow, n, mmax,
-                                                 work, profile, 0, mmax);
-        for (i = 0; i < n; i++) p += del_tab[aid[i]];
-        for (k = 0; k < SKC_LANES; k++)
-            if (cols[k] >= 0)
-                out[cols[k]] = (double)((int64_t)up[m[k] * SKC_LANES + k] + p +
-                                        q[m[k] * SKC_LANES + k]) *
-                               step;
-    }
-}
+#define SKC_T int32_t
+#define SKC_STRIP SKC_STRIP_I
+#include "_lanes_each.h"
+#undef SKC_STRIP
+#undef SKC_T
 
 SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
                               const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,

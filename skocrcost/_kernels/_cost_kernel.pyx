@@ -5,7 +5,7 @@ Strings are read as code points and mapped to small integer ids by the table's
 alphabet (id 0 is "any other character", which takes the default costs).  A
 match is decided on code points, not ids, so two different unknown characters
 are never a free match.  Every public method here has a pure-Python twin with
-the same signature in :mod:`skocrcost._dp_py`; the tests hold the two equal.
+the same signature in :mod:`skocrcost._kernels._cost_kernel_py`; the tests hold the two equal.
 """
 
 import numpy as np
@@ -55,7 +55,7 @@ cdef extern from "_lanes.h":
                        const int32_t* xid, const cp_t* xcp, const int32_t* xrow,
                        const int64_t* xo, Py_ssize_t nx, const int64_t* m, Py_ssize_t mmax,
                        double* work, const double* profile, const int64_t* cols, double* out,
-                       Py_ssize_t ostride) nogil
+                       Py_ssize_t ostride, int level) nogil
     void skc_lanes_load_i(const int32_t* ins_tab, const int32_t* bid, const cp_t* bcp,
                           const int64_t* off, const int64_t* m, Py_ssize_t mmax,
                           int32_t* work) nogil
@@ -66,10 +66,14 @@ cdef extern from "_lanes.h":
                          const int32_t* xid, const cp_t* xcp, const int32_t* xrow,
                          const int64_t* xo, Py_ssize_t nx, const int64_t* m, Py_ssize_t mmax,
                          int32_t* work, const int32_t* profile, const int64_t* cols,
-                         double step, double* out, Py_ssize_t ostride) nogil
+                         double step, double* out, Py_ssize_t ostride, int level) nogil
     int skc_simd_available() nogil
-    int skc_simd_level() nogil
-    int skc_set_simd_level(int level) nogil
+
+cdef extern from "_options.h":
+    ctypedef struct skc_options:
+        int bitparallel
+        int grid
+    skc_options* skc_thread_options() nogil
 
 cdef extern from "_rows.h":
     Py_ssize_t skc_rows_width(Py_ssize_t n) nogil
@@ -83,7 +87,7 @@ cdef extern from "_rows.h":
                       const cp_t* extra, Py_ssize_t n_extra, const int32_t* yid,
                       const cp_t* ycp, const int64_t* co, const int64_t* lcp,
                       const int64_t* ccum, const int64_t* wid, Py_ssize_t k0, Py_ssize_t k1,
-                      int64_t p, double step, int64_t* res, double* out) nogil
+                      int64_t p, double step, int64_t* res, double* out, int level) nogil
 
 cdef extern from "_unit.h":
     enum: SKC_BP_LANES
@@ -99,22 +103,34 @@ cdef extern from "_unit.h":
     void skc_bp_block_use(skc_bp_block* blk, Py_ssize_t g, const cp_t* cp, const int64_t* off,
                           Py_ssize_t count) nogil
     void skc_bp_block_run(const skc_bp_block* blk, const cp_t* t1, Py_ssize_t n1, double* row1,
-                          const cp_t* t2, Py_ssize_t n2, double* row2) nogil
+                          const cp_t* t2, Py_ssize_t n2, double* row2, int level) nogil
     void skc_bp_table_run(const uint16_t* table, Py_ssize_t nblocks, const uint16_t* lane_mask,
                           const int32_t* rows, Py_ssize_t n, Py_ssize_t g0, Py_ssize_t g1,
-                          Py_ssize_t ny, double* row) nogil
+                          Py_ssize_t ny, double* row, int level) nogil
 
-from ._dp_py import BP_LANES, check_unit_table, grid_tables, unit_costs
+from ._constants import (
+    BP_LANES,
+    PATH_BITPARALLEL,
+    PATH_LANES,
+    PATH_ROWS,
+    ROWS_MAX_CHARS,
+    SIMD_LEVELS,
+)
+from ._config import _get_threadlocal_config, _on_change
+from ._dispatch import on_grid, pairwise_plan, simd_plan
+from ._tables import check_unit_table, grid_tables, unit_costs
 
 cdef enum:
     STACK = 64          # strings up to this length use stack buffers in distance()
     LUT_LIMIT = 0x10000
-
-# Largest substitution profile (doubles) pairwise builds per thread: 8 MiB.
-cdef Py_ssize_t PROFILE_LIMIT = 1 << 20
-# X strings per call of the lanes kernels: on a grid, a call per string (each clearing
-# its row 0) cost (iii) 125 M user cycles against 102 M; on doubles it made no difference.
-cdef Py_ssize_t X_CHUNK = 16
+    # Largest substitution profile (doubles) pairwise builds per thread: 8 MiB.
+    PROFILE_LIMIT = 1 << 20
+    # X strings per call of the lanes kernels: on a grid, a call per string (each
+    # clearing its row 0) cost 125 M user cycles against 102 M on the benchmark of 2,000
+    # OCR words against 20,000 (docs/performance.md); on doubles it made no difference.
+    X_CHUNK = 16
+    # Truth strings per work item of the rows kernel.
+    ROWS_CHUNK = 4096
 
 # Largest direction matrix (bytes) one alignment may allocate.
 MAX_ALIGN_CELLS = 1 << 30
@@ -130,94 +146,56 @@ def have_openmp():
     return bool(skc_have_openmp())
 
 
-SIMD_LEVELS = ("baseline", "avx2", "avx512")
 # Columns the lanes compute at a time, down every row (doubles, and int32 on a grid).
 LANES_STRIP = SKC_STRIP_D
 GRID_STRIP = SKC_STRIP_I
 
 
+# The highest SIMD level this CPU runs (an index of SIMD_LEVELS), asked once.
+cdef int CPU_LEVEL = skc_simd_available()
+assert BP_LANES == SKC_BP_LANES
+assert skc_rows_width(ROWS_MAX_CHARS) > 0 and skc_rows_width(ROWS_MAX_CHARS + 1) == 0
+
+
 def simd_level():
-    """The vector code ``pairwise`` runs: "avx512", "avx2" or "baseline" (chosen at import
-    from the CPU)."""
-    return SIMD_LEVELS[skc_simd_level()]
+    """The vector code ``pairwise`` runs now: "avx512", "avx2" or "baseline" (the best the
+    CPU has, unless ``kernel_config(simd=...)`` asks for a lower one)."""
+    return SIMD_LEVELS[simd_plan(CPU_LEVEL)]
 
 
 def simd_levels():
     """The levels this CPU runs, lowest first (tests compare each with the twin)."""
-    return list(SIMD_LEVELS[:skc_simd_available() + 1])
+    return list(SIMD_LEVELS[:CPU_LEVEL + 1])
 
 
-def _set_simd_level(level):
-    """Force a level of ``SIMD_LEVELS`` (tests compare them all); a level the CPU lacks
-    falls back to the highest it has below.  Returns the previous level."""
-    if level not in SIMD_LEVELS:
-        raise ValueError(f"level must be one of {SIMD_LEVELS}, got {level!r}")
-    old = simd_level()
-    skc_set_simd_level(SIMD_LEVELS.index(level))
-    return old
+def _apply_config(config):
+    """Copy this thread's kernel_config into the options ``distance`` reads (_options.h)."""
+    cdef skc_options* opts = skc_thread_options()
+    opts.bitparallel = config["bitparallel"]
+    opts.grid = config["grid"]
 
 
-skc_simd_level()  # decide once, before any thread reads it
-assert BP_LANES == SKC_BP_LANES
-
-# Unit-cost tables take the bit-parallel kernels (_unit.h) unless a test turns them off
-# to compare them with the DP.
-cdef bint BITPARALLEL = True
+_on_change.append(_apply_config)
+_apply_config(_get_threadlocal_config())
 
 
-def _set_bitparallel(bint on):
-    """Let unit-cost tables take the bit-parallel path (True) or the DP; returns the old value."""
-    global BITPARALLEL
-    old = BITPARALLEL
-    BITPARALLEL = on
-    return old
+def _thread_options():
+    """``(bitparallel, grid)`` as ``distance`` reads them on this thread (for the tests)."""
+    cdef skc_options* opts = skc_thread_options()
+    return bool(opts.bitparallel), bool(opts.grid)
 
 
-# Dense tables on a grid (every cost a whole number of steps 2^-s) take the int32 DPs
-# (lanes in pairwise, dp_distance_grid in distance) unless a test turns them off to
-# compare them with the double DPs.
-cdef bint GRID = True
-
-
-def _set_grid(bint on):
-    """Let tables on a grid take the int32 DPs (True) or the double ones; returns the old value."""
-    global GRID
-    old = GRID
-    GRID = on
-    return old
-
-
-# Few OCR strings against many truth strings on a grid take the rows kernel (_rows.h)
-# unless a test turns it off to compare it with the lanes.
-cdef bint ROWS = True
-# Up to this many OCR strings: beyond (about 100 against SCOWL, with its lane groups
-# already built), the lanes' per-group profile is faster (measured:
-# docs/performance.md, "One query against a lexicon").
-cdef Py_ssize_t ROWS_MAX_X = 64
-# Truth strings per work item of the rows kernel.
-cdef Py_ssize_t ROWS_CHUNK = 4096
-# The rows kernel skips the characters a truth string shares at its start with the one
-# before (_rows_body.h, SKC_SHARE) when that leaves at most this fraction of the columns:
-# keeping columns makes a computed column 2.1-2.4x dearer (measured: docs/performance.md,
-# "Shared starts"; sorted SCOWL leaves 27%, in a random order 98%).
-cdef double ROWS_SHARE = 0.4
-
-
-def _set_rows_share(double fraction):
-    """Share starts when at most ``fraction`` of the columns remain (0: never, 1: always);
-    returns the old value (tests run both kernels)."""
-    global ROWS_SHARE
-    old = ROWS_SHARE
-    ROWS_SHARE = fraction
-    return old
-
-
-def _set_rows(bint on):
-    """Let few OCR strings on a grid take the rows kernel (True) or the lanes; returns the old value."""
-    global ROWS
-    old = ROWS
-    ROWS = on
-    return old
+cdef Py_ssize_t longest_str(list X):
+    """The longest string of X, in code points (an item that is not a str counts 0:
+    encoding X refuses it, naming it)."""
+    cdef Py_ssize_t i, n, longest = 0
+    for i in range(len(X)):
+        item = X[i]
+        if isinstance(item, str):
+            n = PyUnicode_GET_LENGTH(item)
+            if n > longest:
+                longest = n
+    return longest
 
 
 def _first_not_exact_str(list X not None):
@@ -531,17 +509,18 @@ cdef double dp_distance_grid(const Table* t, const int32_t* aid, const cp_t* acp
     return <double> (prev[m] + p + q) * t.gstep
 
 
-cdef double pair_distance(const Table* t, bint unit, const int32_t* aid, const cp_t* acp,
-                          Py_ssize_t n, const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
-                          skc_peq* q, double* work) noexcept nogil:
-    """One pair: bit-parallel for unit costs (the DP if its memory runs out), the int32 DP
-    for costs on a grid when no value can reach 2^31 steps, else the DP."""
+cdef double pair_distance(const Table* t, bint unit, bint grid, const int32_t* aid,
+                          const cp_t* acp, Py_ssize_t n, const int32_t* bid, const cp_t* bcp,
+                          Py_ssize_t m, skc_peq* q, double* work) noexcept nogil:
+    """One pair: bit-parallel if ``unit`` (the DP if its memory runs out), the int32 DP
+    if ``grid`` and the costs are on a grid where no value can reach 2^31 steps, else the
+    DP."""
     cdef int64_t d
     if unit:
         d = skc_bp_distance(q, acp, n, bcp, m)
         if d >= 0:
             return <double> d
-    if t.gpot != NULL and GRID and (n + m + 2) * t.gmax < (<int64_t> 1) << 31:
+    if grid and t.gpot != NULL and (n + m + 2) * t.gmax < (<int64_t> 1) << 31:
         return dp_distance_grid(t, aid, acp, n, bid, bcp, m, <int32_t*> work)
     return dp_distance(t, aid, acp, n, bid, bcp, m, work)
 
@@ -1006,12 +985,16 @@ cdef class CostKernel:
         cdef double* work
         cdef double result
         cdef skc_peq q
-        cdef bint unit = self.unit and BITPARALLEL
+        # This thread's kernel_config, read without a Python call (_options.h).
+        cdef skc_options* opts = skc_thread_options()
+        cdef bint unit = self.unit and opts.bitparallel
+        cdef bint grid = opts.grid
         if n <= STACK and m <= STACK:
             # Unit costs read no ids here: both strings fit the bit-parallel word.
             encode_str(&self.t, a, NULL if unit else aid_s, acp_s)
             encode_str(&self.t, b, NULL if unit else bid_s, bcp_s)
-            return pair_distance(&self.t, unit, aid_s, acp_s, n, bid_s, bcp_s, m, &q, work_s)
+            return pair_distance(&self.t, unit, grid, aid_s, acp_s, n, bid_s, bcp_s, m, &q,
+                                 work_s)
         aid = <int32_t*> malloc((n + m + 1) * sizeof(int32_t))
         acp = <cp_t*> malloc((n + m + 1) * sizeof(cp_t))
         work = <double*> malloc(dp_work_size(m) * sizeof(double))
@@ -1026,7 +1009,7 @@ cdef class CostKernel:
             self._encode_into(a, aid, acp)
             self._encode_into(b, bid, bcp)
             with nogil:
-                result = pair_distance(&self.t, unit, aid, acp, n, bid, bcp, m, &q, work)
+                result = pair_distance(&self.t, unit, grid, aid, acp, n, bid, bcp, m, &q, work)
         finally:
             free(aid)
             free(acp)
@@ -1047,17 +1030,22 @@ cdef class CostKernel:
         if nx == 0 or ny == 0:
             return out
         n_threads = skc_threads(n_threads)
-        cdef bint unit = self.unit and BITPARALLEL
+        # The path, SIMD level and options: chosen in Python (_dispatch, kernel_config).
+        cdef int path, level
+        cdef bint grid
+        cdef double rows_share
+        path, level, grid, rows_share = pairwise_plan(
+            self, nx, longest_str(X), enc.longest, CPU_LEVEL)
+        cdef bint unit = path == PATH_BITPARALLEL
         xo, xi, xc = self._encode_list(X, "X", not unit)
         if unit:
-            self._pairwise_unit(out, xo, xc, enc, n_threads)
+            self._pairwise_unit(out, xo, xc, enc, n_threads, grid, level)
             return out
         yi = self._y_ids(enc)
-        cdef Py_ssize_t xlongest = longest_of(xo)
-        if self._rows_ok(nx, xlongest, enc.longest):
-            self._pairwise_rows(out, xo, xi, xc, enc, yi, n_threads)
-        elif self.t.dense != NULL:
-            self._pairwise_lanes(out, xo, xi, xc, enc, yi, n_threads)
+        if path == PATH_ROWS:
+            self._pairwise_rows(out, xo, xi, xc, enc, yi, n_threads, rows_share, level)
+        elif path == PATH_LANES:
+            self._pairwise_lanes(out, xo, xi, xc, enc, yi, n_threads, grid, level)
         else:
             self._pairwise_pairs(out, xo, xi, xc, enc.offsets, yi, enc.cps, n_threads)
         return out
@@ -1084,6 +1072,8 @@ cdef class CostKernel:
         if nx == 0 or ncols == 0:
             return
         n_threads = skc_threads(n_threads)
+        cdef int level = simd_plan(CPU_LEVEL)
+        cdef bint grid = skc_thread_options().grid
         xo, _, xc = self._encode_list(X, "X", False)
         # Each query character's row of the table; 0 for characters no short string has.
         where = np.searchsorted(alphabet, xc[:xo[nx]])
@@ -1102,9 +1092,9 @@ cdef class CostKernel:
                 gs = g0 + (p - i * nruns) * run
                 skc_bp_table_run(&table[0, 0], nblocks, &lane_mask[0], &rows[xoff[i]],
                                  xoff[i + 1] - xoff[i], gs, min(gs + run, g1), col0 + ncols,
-                                 &out[i, (gs - g0) * SKC_BP_LANES])
+                                 &out[i, (gs - g0) * SKC_BP_LANES], level)
         rest = longer[np.searchsorted(longer, col0):np.searchsorted(longer, col0 + ncols)]
-        self._pairwise_long(out, xo, xc, yoff, ycp, rest, col0, n_threads)
+        self._pairwise_long(out, xo, xc, yoff, ycp, rest, col0, n_threads, grid)
 
     cdef _pairwise_pairs(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, const int64_t[::1] yoff,
@@ -1131,7 +1121,7 @@ cdef class CostKernel:
             raise MemoryError("could not allocate DP rows")
 
     cdef _pairwise_unit(self, double[:, ::1] vout, const int64_t[::1] xoff,
-                        const cp_t[::1] xcp, EncodedY enc, int n_threads):
+                        const cp_t[::1] xcp, EncodedY enc, int n_threads, bint grid, int level):
         """Unit costs: Y in blocks of 16 consecutive strings, each in a bit-parallel lane.
 
         A work item is (block, two X strings): consecutive items share the block, which
@@ -1159,15 +1149,15 @@ cdef class CostKernel:
                 skc_bp_block_use(blk, g, &ycp[0], &yoff[0], ny)
                 skc_bp_block_run(blk, &xcp[xoff[i]], xoff[i + 1] - xoff[i], &vout[i, 0],
                                  &xcp[xoff[i + 1]], xoff[i + 2] - xoff[i + 1] if i + 1 < nx else 0,
-                                 &vout[i + 1, 0] if i + 1 < nx else NULL)
+                                 &vout[i + 1, 0] if i + 1 < nx else NULL, level)
             skc_bp_block_free(blk)
         if failed:
             raise MemoryError("could not allocate the bit-parallel buffers")
-        self._pairwise_long(vout, xoff, xcp, yoff, ycp, longer, 0, n_threads)
+        self._pairwise_long(vout, xoff, xcp, yoff, ycp, longer, 0, n_threads, grid)
 
     cdef _pairwise_long(self, double[:, ::1] vout, const int64_t[::1] xoff, const cp_t[::1] xcp,
                         const int64_t[::1] yoff, const cp_t[::1] ycp, rest_arr,
-                        Py_ssize_t col0, int n_threads):
+                        Py_ssize_t col0, int n_threads, bint grid):
         """Unit costs, the Y strings ``rest_arr`` (longer than a lane), one pair at a time.
 
         String y goes to column y - col0.  Should pair_distance fall back to the DP,
@@ -1195,7 +1185,7 @@ cdef class CostKernel:
                     failed += 1
                     continue
                 vout[i, j - col0] = pair_distance(
-                    t, True, &zid[0], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
+                    t, True, grid, &zid[0], &xcp[xoff[i]], xoff[i + 1] - xoff[i],
                     &zid[0], &ycp[yoff[j]], yoff[j + 1] - yoff[j], q, work)
             free(q)
             free(work)
@@ -1204,7 +1194,7 @@ cdef class CostKernel:
 
     cdef _pairwise_lanes(self, double[:, ::1] vout, const int64_t[::1] xoff,
                          const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
-                         const int32_t[::1] yid, int n_threads):
+                         const int32_t[::1] yid, int n_threads, bint grid, int level):
         """Dense tables: each X string against groups of SKC_LANES Y strings of similar length.
 
         Y is grouped by length so that little of each group is padding.  A work item
@@ -1258,7 +1248,6 @@ cdef class CostKernel:
         cdef const int32_t[::1] idele = None
         cdef double step = 0.0
         cdef Py_ssize_t xlongest = longest_of(xoff)
-        cdef bint grid = self._grid_ok(xlongest, enc.longest)
         if grid:
             step, dense_i, iins, idele, _ = self._grid
             idense = dense_i.ravel()
@@ -1291,7 +1280,7 @@ cdef class CostKernel:
                     skc_lanes_run_i(&idense[0], t.n, &idele[0], &xid[0], &xcp[0], &xrow[0],
                                     &xoff[i], i1 - i, &gm[g * SKC_LANES], gmax[g],
                                     <int32_t*> work, <int32_t*> prof, &cols[g * SKC_LANES],
-                                    step, &vout[i, 0], ny)
+                                    step, &vout[i, 0], ny, level)
                     continue
                 if g != loaded[0]:
                     skc_lanes_load(t.ins, &yid[0], &ycp[0], &goff[g * SKC_LANES],
@@ -1302,7 +1291,7 @@ cdef class CostKernel:
                     loaded[0] = g
                 skc_lanes_run(t.dense, t.n, t.dele, &xid[0], &xcp[0], &xrow[0], &xoff[i],
                               i1 - i, &gm[g * SKC_LANES], gmax[g], work, prof,
-                              &cols[g * SKC_LANES], &vout[i, 0], ny)
+                              &cols[g * SKC_LANES], &vout[i, 0], ny, level)
             free(work_raw)
             free(prof_raw)
             free(loaded)
@@ -1312,20 +1301,14 @@ cdef class CostKernel:
             self._unsort_columns(vout, vorder, n_threads)
 
     def _rows_fit(self, xoff, yoff):
-        """Whether ``pairwise`` of strings at these offsets runs the rows kernel (_rows_ok)."""
-        return self._rows_ok(xoff.shape[0] - 1, int(np.diff(xoff).max()),
-                             int(np.diff(yoff).max()))
-
-    cdef bint _rows_ok(self, Py_ssize_t nx, Py_ssize_t xlongest, Py_ssize_t ylongest):
-        """Whether ``pairwise`` runs the rows kernel: costs on a grid (see _grid_fits), few
-        OCR strings, none longer than the kernel takes (32 characters with AVX2)."""
-        if not ROWS or nx > ROWS_MAX_X or not self._grid_ok(xlongest, ylongest):
-            return False
-        return skc_rows_width(xlongest) > 0
+        """Whether ``pairwise`` of strings at these offsets runs the rows kernel now."""
+        plan = pairwise_plan(self, xoff.shape[0] - 1, int(np.diff(xoff).max()),
+                             int(np.diff(yoff).max()), CPU_LEVEL)
+        return plan[0] == PATH_ROWS
 
     cdef _pairwise_rows(self, double[:, ::1] vout, const int64_t[::1] xoff,
                         const int32_t[::1] xid, const cp_t[::1] xcp, EncodedY enc,
-                        const int32_t[::1] yid, int n_threads):
+                        const int32_t[::1] yid, int n_threads, double rows_share, int level):
         """Few OCR strings against many truth strings: each OCR string's characters in the
         lanes, the truth strings read in order (_rows.h).  A work item is (OCR string,
         chunk of ROWS_CHUNK truth strings); empty truth strings cost deleting the OCR string.
@@ -1340,7 +1323,7 @@ cdef class CostKernel:
         if again:
             lcp_arr, ccum_arr = enc.derived("prefixes", rows_prefixes, co_arr, enc.cps)
         cdef Py_ssize_t nk = co_arr.shape[0] - 1
-        if lcp_arr is None or ccum_arr[nk] > ROWS_SHARE * (co_arr[nk] - co_arr[0]):
+        if lcp_arr is None or ccum_arr[nk] > rows_share * (co_arr[nk] - co_arr[0]):
             lcp_arr, ccum_arr = None, co_arr  # every column computed
         cdef const int64_t[::1] co = co_arr
         cdef const int64_t[::1] lcp = lcp_arr
@@ -1395,7 +1378,8 @@ cdef class CostKernel:
                     loaded[0] = i
                 skc_rows_run(prof, width, t.n, extra, loaded[1], &yid[0], &ycp[0], &co[0],
                              plcp, &ccum[0], pwid, c * ROWS_CHUNK,
-                             min((c + 1) * ROWS_CHUNK, nk), p[i], gstep, res, &vout[i, 0])
+                             min((c + 1) * ROWS_CHUNK, nk), p[i], gstep, res, &vout[i, 0],
+                             level)
             free(prof_raw)
             free(extra)
             free(res)
@@ -1404,11 +1388,11 @@ cdef class CostKernel:
             raise MemoryError("could not allocate the rows kernel's profile")
 
     def _grid_fits(self, xoff, yoff):
-        """Whether ``pairwise`` of strings at these offsets runs on the int32 lanes (_grid_ok)."""
-        return self._grid_ok(int(np.diff(xoff).max()), int(np.diff(yoff).max()))
+        """Whether ``pairwise`` of strings at these offsets runs on the int32 lanes now."""
+        return on_grid(self, int(np.diff(xoff).max()), int(np.diff(yoff).max()))
 
-    cdef bint _grid_ok(self, Py_ssize_t xlongest, Py_ssize_t ylongest):
-        """Whether ``pairwise`` of strings of at most these lengths runs on the int32 lanes.
+    def _fits_grid(self, Py_ssize_t xlongest, Py_ssize_t ylongest):
+        """Whether strings of at most these lengths can run on the int32 lanes.
 
         The costs must be whole numbers of grid steps, and no value the DP forms
         may reach 2^31 steps in magnitude: with its potentials (``_grid_body.h``)
@@ -1418,7 +1402,7 @@ cdef class CostKernel:
         longest strings times the largest costs bound those sums without a pass
         over the characters (on a grid of 2^-16, costs of 1 allow 16,000 + 16,000).
         """
-        if self.t.gpot == NULL or not GRID:
+        if self.t.gpot == NULL:
             return False
         _, _, ins_i, dele_i, _ = self._grid
         bound = xlongest * int(dele_i.max()) + ylongest * int(ins_i.max()) + 2 * self.t.gmax

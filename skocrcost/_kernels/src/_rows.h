@@ -188,26 +188,26 @@ static void skc_rows_run(const int32_t *prof, ptrdiff_t width, ptrdiff_t n_ids,
                          const uint32_t *extra, ptrdiff_t n_extra, const int32_t *yid,
                          const uint32_t *ycp, const int64_t *co, const int64_t *lcp,
                          const int64_t *ccum, const int64_t *wid, ptrdiff_t k0, ptrdiff_t k1,
-                         int64_t p, double step, int64_t *res, double *out) {
+                         int64_t p, double step, int64_t *res, double *out, int level) {
     ptrdiff_t k;
 #define SKC_ROWS_ARGS prof, n_ids, extra, n_extra, yid, ycp, co, lcp, ccum, k0, k1, res
-#define SKC_ROWS_CALL(level)                                                                 \
+#define SKC_ROWS_CALL(isa)                                                                   \
     do {                                                                                     \
         if (width == 4)                                                                      \
-            skc_rows_##level##_1(SKC_ROWS_ARGS);                                             \
+            skc_rows_##isa##_1(SKC_ROWS_ARGS);                                               \
         else if (width == 8)                                                                 \
-            skc_rows_##level##_2(SKC_ROWS_ARGS);                                             \
+            skc_rows_##isa##_2(SKC_ROWS_ARGS);                                               \
         else if (width == 12)                                                                \
-            skc_rows_##level##_3(SKC_ROWS_ARGS);                                             \
+            skc_rows_##isa##_3(SKC_ROWS_ARGS);                                               \
         else if (width == 16)                                                                \
-            skc_rows_##level##_4(SKC_ROWS_ARGS);                                             \
+            skc_rows_##isa##_4(SKC_ROWS_ARGS);                                               \
         else                                                                                 \
-            skc_rows_##level##_8(SKC_ROWS_ARGS);                                             \
+            skc_rows_##isa##_8(SKC_ROWS_ARGS);                                               \
     } while (0)
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() >= 1 && lcp)
+    if (level >= 1 && lcp)
         SKC_ROWS_CALL(avx2s);
-    else if (skc_simd_level() >= 1)
+    else if (level >= 1)
         SKC_ROWS_CALL(avx2);
     else
 #endif

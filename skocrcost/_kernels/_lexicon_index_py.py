@@ -1,7 +1,7 @@
-"""Pure-Python twin of :mod:`skocrcost._index`: the same functions, class and results.
+"""Pure-Python twin of ``_lexicon_index``: the same functions, class and results.
 
 Written for clarity, not speed.  It walks the same trie in the same order with
-the same pruning, reading the costs of a :class:`skocrcost._dp_py.CostKernel`
+the same pruning, reading the costs of a :class:`skocrcost._kernels._cost_kernel_py.CostKernel`
 twin, so the tests can hold the compiled search equal to it (and to brute
 force) bit for bit.  It computes whole columns: the compiled search's bands
 skip only cells above the bound, which changes no distance within it.
@@ -11,13 +11,14 @@ from collections import Counter
 
 import numpy as np
 
+from ._constants import N_KERNEL_ARGS
+
 SLACK = 1.0 - 1e-10
-N_KERNEL_ARGS = 9
 MASK_BITS = 64
 
 
 def build_trie(words):
-    """Twin of :func:`skocrcost._index.build_trie`."""
+    """Twin of ``_lexicon_index.build_trie``."""
     order = sorted(range(len(words)), key=words.__getitem__)
     cp, depth, parent, counts = [0], [0], [0], [0]
     path = [0]
@@ -58,7 +59,7 @@ def build_trie(words):
 
 
 def char_masks(cp, size):
-    """Twin of :func:`skocrcost._index.char_masks`."""
+    """Twin of ``_lexicon_index.char_masks``."""
     counts = Counter(int(c) for c in cp[1:])
     chars = sorted(counts)
     ranked = sorted(chars, key=lambda c: (-counts[c], c))
@@ -77,7 +78,7 @@ def char_masks(cp, size):
 
 
 class LexiconIndex:
-    """Twin of :class:`skocrcost._index.LexiconIndex` (see there for the parameters)."""
+    """Twin of ``_lexicon_index.LexiconIndex`` (see there for the parameters)."""
 
     def __init__(self, kernel, words):
         if len(kernel._kernel_args()) != N_KERNEL_ARGS:
@@ -226,7 +227,7 @@ class LexiconIndex:
 
 
 def topk_update(D, first, dist, ind, have, n_threads=1):
-    """Twin of :func:`skocrcost._index.topk_update`: each row's best by the trie's rule.
+    """Twin of ``_lexicon_index.topk_update``: each row's best by the trie's rule.
 
     Row r's ``have`` best so far (``dist[r]``, ``ind[r]``) and its distances
     ``D[r]`` to words ``first, first + 1, ...`` are offered to a :class:`_Nearest`,

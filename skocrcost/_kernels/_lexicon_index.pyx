@@ -5,8 +5,8 @@ The query is the OCR side (the rows of the DP), a lexicon word the truth side
 (the columns).  Walking down the trie adds one truth character per node, so the
 DP column of a node is computed once, from its parent's, and shared by every
 word below it.  Every cell is the minimum of the same three sums as in
-``_dp.dp_distance``, read through the same ``Table`` and ``sub_cost``
-(``_dp.pxd``), so the distances are bit-for-bit those of ``CostKernel.distance``.
+``_cost_kernel.dp_distance``, read through the same ``Table`` and ``sub_cost``
+(``_cost_kernel.pxd``), so the distances are bit-for-bit those of ``CostKernel.distance``.
 
 Pruning is exact for any non-negative costs.  A path to the end of any word
 below a node leaves the node's column at some row ``i`` and only adds costs
@@ -39,7 +39,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from cython.parallel cimport parallel, prange
 
-from skocrcost._dp cimport CostKernel, Table, cp_t, lookup, sub_cost
+from skocrcost._kernels._cost_kernel cimport CostKernel, Table, cp_t, lookup, sub_cost
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
@@ -52,7 +52,7 @@ cdef double SLACK = 1.0 - 1e-10
 cdef Py_ssize_t SUB_CACHE = 1 << 16
 
 # The single-character tables the kernel compiles (CostKernel._kernel_args()).
-N_KERNEL_ARGS = 9
+from ._constants import N_KERNEL_ARGS
 
 # Largest column stack (bytes) one query's search may allocate: (longest word + 1)
 # columns of (query length + 1) doubles, per thread.

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_lanes.h" /* skc_simd_level(): one run-time choice for every SIMD kernel */
+#include "_lanes.h" /* skc_simd_available(), the SIMD levels every kernel shares */
 
 #define SKC_BP_WORD 64 /* longest pattern of the one-word kernel */
 #define SKC_BP_LANES 16 /* patterns per vector: 16-bit lanes of 256 bits */
@@ -320,9 +320,10 @@ typedef uint16_t skc_u16x16u __attribute__((vector_size(32), aligned(2)));
 /* Distances of texts t1 and t2 (n1 and n2 characters; t2 none if row2 is NULL) to the
  * block's active lanes: string y of the block goes to row1[y] and row2[y]. */
 static void skc_bp_block_run(const skc_bp_block *blk, const uint32_t *t1, ptrdiff_t n1,
-                             double *row1, const uint32_t *t2, ptrdiff_t n2, double *row2) {
+                             double *row1, const uint32_t *t2, ptrdiff_t n2, double *row2,
+                             int level) {
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() >= 1) {
+    if (level >= 1) {
         skc_bp_block_run_avx2(blk, t1, n1, row1, t2, n2, row2);
         return;
     }
@@ -339,9 +340,9 @@ static void skc_bp_block_run(const skc_bp_block *blk, const uint32_t *t1, ptrdif
  * overwrites. */
 static void skc_bp_table_run(const uint16_t *table, ptrdiff_t nblocks, const uint16_t *lane_mask,
                              const int32_t *rows, ptrdiff_t n, ptrdiff_t g0, ptrdiff_t g1,
-                             ptrdiff_t ny, double *row) {
+                             ptrdiff_t ny, double *row, int level) {
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() >= 1) {
+    if (level >= 1) {
         skc_bp_table_run_avx2(table, nblocks, lane_mask, rows, n, g0, g1, ny, row);
         return;
     }

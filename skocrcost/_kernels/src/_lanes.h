@@ -265,10 +265,11 @@ typedef double skc_v8 __attribute__((vector_size(64), aligned(8)));
 #undef SKC_VW
 #endif
 
-/* 0 = baseline, 1 = AVX2, 2 = AVX-512; -1 = not decided yet (the first call asks the
- * CPU).  A level runs its own kernels where it has them, else those of the level below. */
-static int skc_simd = -1;
+/* SIMD levels: 0 = baseline, 1 = AVX2, 2 = AVX-512.  Each entry point below takes the
+ * level to run as its last argument (the Python dispatcher chooses it, at most the
+ * CPU's); a level runs its own kernels where it has them, else those of the level below. */
 
+/* The highest level this CPU runs. */
 static int skc_simd_available(void) {
 #ifdef SKC_HAVE_AVX2_CLONE
     __builtin_cpu_init();
@@ -279,19 +280,6 @@ static int skc_simd_available(void) {
 #endif
 }
 
-static int skc_simd_level(void) {
-    if (skc_simd < 0) skc_simd = skc_simd_available();
-    return skc_simd;
-}
-
-/* Force a level (tests compare them all); a level the CPU lacks falls back to the
- * highest it has below it. */
-static int skc_set_simd_level(int level) {
-    int old = skc_simd_level(), top = skc_simd_available();
-    skc_simd = level < 0 ? 0 : (level < top ? level : top);
-    return old;
-}
-
 /* Distances of OCR strings t < nx, at offsets xo[t] .. xo[t + 1] of xid and xcp, to the
  * loaded group, into out + t * ostride (_lanes_body.h).  ``profile`` (from
  * skc_lanes_profile, or NULL) saves refilling substitution costs per row; ``xrow`` gives
@@ -300,14 +288,14 @@ static void skc_lanes_run(const double *dense, ptrdiff_t n_ids, const double *de
                           const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
                           const int64_t *xo, ptrdiff_t nx, const int64_t *m, ptrdiff_t mmax,
                           double *work, const double *profile, const int64_t *cols,
-                          double *out, ptrdiff_t ostride) {
+                          double *out, ptrdiff_t ostride, int level) {
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() == 2) {
+    if (level == 2) {
         skc_lanes_avx512(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
                          cols, out, ostride);
         return;
     }
-    if (skc_simd_level() == 1) {
+    if (level == 1) {
         skc_lanes_avx2(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
                        cols, out, ostride);
         return;
@@ -327,9 +315,9 @@ static void skc_lanes_run_i(const int32_t *dense, ptrdiff_t n_ids, const int32_t
                             const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,
                             const int64_t *xo, ptrdiff_t nx, const int64_t *m, ptrdiff_t mmax,
                             int32_t *work, const int32_t *profile, const int64_t *cols,
-                            double step, double *out, ptrdiff_t ostride) {
+                            double step, double *out, ptrdiff_t ostride, int level) {
 #ifdef SKC_HAVE_AVX2_CLONE
-    if (skc_simd_level() >= 1) {
+    if (level >= 1) {
         skc_lanes_avx2_i(dense, n_ids, del_tab, xid, xcp, xrow, xo, nx, m, mmax, work, profile,
                          cols, step, out, ostride);
         return;

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The general edit DP: match costs, transpositions and multi-character edits.
 
-``EditKernel`` extends :class:`skocrcost._dp.CostKernel` (same alphabet, same
+``EditKernel`` extends :class:`skocrcost._kernels._cost_kernel.CostKernel` (same alphabet, same
 single-character tables, same encoding) with
 
 * a cost for matching each character (0 for a Levenshtein metric; ``-weight``
@@ -19,7 +19,7 @@ soft minimum ``-log(sum exp(-scale * cost)) / scale``: with costs that are
 negative log-probabilities, that is the forward algorithm (the sum over all
 alignments, in log space).  ``expected_counts`` runs forward and backward and
 adds each edit's posterior probability into count arrays (Ristad & Yianilos'
-EM step).  The pure-Python twin is :mod:`skocrcost._edit_py`.
+EM step).  The pure-Python twin is :mod:`skocrcost._kernels._edit_kernel_py`.
 """
 
 import numpy as np
@@ -30,11 +30,11 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from skocrcost._dp cimport (
+from skocrcost._kernels._cost_kernel cimport (
     MOVE_DIAG, MOVE_LEFT, MOVE_RULE, MOVE_TRANS, MOVE_UP, OP_RULE, OP_TRANS, CostKernel,
     EncodedY, Table, back_step, cp_t, lookup, sub_cost,
 )
-from skocrcost._dp import _align_columns, _no_columns
+from ._cost_kernel import _align_columns, _no_columns
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
@@ -353,7 +353,7 @@ cdef class EditKernel(CostKernel):
     Parameters
     ----------
     chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense
-        As for :class:`skocrcost._dp.CostKernel`.
+        As for :class:`skocrcost._kernels._cost_kernel.CostKernel`.
     match : array of float, shape (n_chars + 1,)
         Cost of matching each character by id (index 0: characters outside the alphabet).
     trans_keys : array of int64

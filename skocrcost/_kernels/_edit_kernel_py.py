@@ -1,4 +1,4 @@
-"""Pure-Python twin of :mod:`skocrcost._edit`: the same class, methods and results.
+"""Pure-Python twin of :mod:`skocrcost._kernels._edit_kernel`: the same class, methods and results.
 
 Written for clarity: the tests compare the compiled kernel with it on random
 strings and tables.  It performs the same floating-point operations in the same
@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from ._dp_py import CostKernel
+from ._constants import OP_DEL, OP_INS, OP_MATCH, OP_RULE, OP_SUB, OP_TRANS
+from ._cost_kernel_py import CostKernel
 
-OP_MATCH, OP_SUB, OP_DEL, OP_INS, OP_TRANS, OP_RULE = 0, 1, 2, 3, 4, 5
 DIAG, UP, LEFT, TRANS, RULE = 0, 1, 2, 3, 4
 INF = math.inf
 
@@ -25,7 +25,7 @@ def softmin(x, y, scale):
 
 
 class EditKernel(CostKernel):
-    """Twin of :class:`skocrcost._edit.EditKernel` (see there for the parameters)."""
+    """Twin of ``_edit_kernel.EditKernel`` (see there for the parameters)."""
 
     def __init__(self, chars, sub_src, sub_tgt, sub_cost, rowdef, coldef, ins, dele, dense,
                  match, trans_keys, trans_cost, trans_default, pieces, piece_off,
