@@ -1,54 +1,93 @@
-"""How fast OCRCorrector corrects running text, with the tuned BLN600 setting.
+"""How fast OCRCorrector corrects lines, side by side with symspellpy in the same process.
 
-    cd benchmarks && PYTHONPATH=.. python correction_speed.py [n_lines]
+    cd benchmarks && PYTHONPATH=.. python correction_speed.py [--only NAME] [--max-train N]
 
-The corrector is trained as in ``noisy_channel_wer.py`` (the BLN600 lines
-before its tuning and held-out lines; the trigram LM, multi-character edits,
-30 candidates) and set to that benchmark's tuned setting (``TUNED``); it then
-corrects the first ``n_lines`` (default 300) held-out lines in one ``correct``
-call, from cold caches.  Prints CPU seconds (``time.process_time``), lines and
-whitespace tokens per second, one thread.
+For each collection of ``cross_collection.py`` (its held-out lines and training
+part): the default ``OCRCorrector`` fitted on the training lines corrects the
+held-out lines twice in one ``predict`` call each (cold caches, then warm: the
+corrector's caches of candidates and language-model probabilities), and
+symspellpy (pip install symspellpy; in the ``benchmark`` extra) corrects the
+same lines token by token: each whitespace token's core, lower-cased, looked up
+with ``Verbosity.TOP`` up to edit distance 2 in a dictionary of the same
+lexicon with the training truth's word counts (lexicon words unseen there count
+1), case transferred, punctuation kept.  Prints tokens per CPU second
+(``time.process_time``, one thread) and the WER each leaves.
 """
 
-import sys
+from __future__ import annotations
+
+import argparse
 import time
+from collections import Counter
 
-from _pairs import read_pairs
-from noisy_channel_wer import CORPORA, TUNE, scowl_words, train_corrector
+from cross_collection import collections
 
-# The setting noisy_channel_wer.py tuned on BLN600 (docs/katz.md).
-TUNED = dict(
-    lm_weight=1.0,
-    real_word_prior=0.95,
-    reject_margin=3.0,
-    split_cost=6.0,
-    join_cost=0.0,
-    recurrence_weight=3.0,
-    variant_weight=0.0,
-    fix_punctuation=True,
-    fix_case=True,
-    fix_spacing=True,
-)
+from skocrcost import OCRCorrector, word_error_rate
+from skocrcost.correction._tokens import lm_sentence, split_token
 
 
-def main():
-    n_lines = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-    X, y = read_pairs(CORPORA["bln600"])
-    held_out = len(X) - 1000
-    train = slice(0, held_out - TUNE["bln600"])
-    t = time.process_time()
-    fixer, X_seq, _ = train_corrector(X[train], y[train], scowl_words(), **TUNED)
-    fit = time.process_time() - t
-    text = "\n".join(X[held_out : held_out + n_lines])
-    t = time.process_time()
-    fixer.correct(text)
-    spent = time.process_time() - t
-    tokens = len(text.split())
-    print(f"fit on {len(X_seq)} lines: {fit:.1f} s CPU")
-    print(
-        f"correct {n_lines} lines ({tokens} tokens): {spent:.2f} s CPU, "
-        f"{n_lines / spent:.1f} lines/s, {tokens / spent:.0f} tokens/s"
-    )
+def symspell_corrector(lexicon, truth_lines):
+    from symspellpy import SymSpell, Verbosity
+
+    counts = Counter(w for line in truth_lines for w in lm_sentence(line))
+    speller = SymSpell(max_dictionary_edit_distance=2)
+    for word in lexicon:
+        speller.create_dictionary_entry(word, counts.get(word, 0) + 1)
+    known = set(lexicon)
+
+    def correct(line):
+        out = []
+        for token in line.split(" "):
+            lead, core, trail = split_token(token)
+            if core and core.lower() not in known and core.isalpha():
+                best = speller.lookup(
+                    core, Verbosity.TOP, max_edit_distance=2, transfer_casing=True
+                )
+                core = best[0].term if best else core
+            out.append(lead + core + trail)
+        return " ".join(out)
+
+    return correct
+
+
+def rate(n_tokens, seconds):
+    return f"{n_tokens / seconds:8.0f} tokens/CPU s"
+
+
+def wers(truth, ocr, fixed):
+    return f"WER {word_error_rate(truth, ocr):.4f} -> {word_error_rate(truth, fixed):.4f}"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--max-train", type=int, default=None)
+    parser.add_argument("--n-test", type=int, default=500)
+    args = parser.parse_args(argv)
+    for name, (X, y, X_test, y_test) in collections(args.n_test).items():
+        if args.only and name != args.only:
+            continue
+        X, y = X[: args.max_train], y[: args.max_train]
+        n_tokens = sum(len(line.split()) for line in X_test)
+        fixer = OCRCorrector().fit(X, y)
+        for kind in ("cold", "warm"):
+            t = time.process_time()
+            fixed = list(fixer.predict(X_test))
+            seconds = time.process_time() - t
+            print(
+                f"{name:12s} OCRCorrector ({kind}) {rate(n_tokens, seconds)}  "
+                f"{wers(y_test, X_test, fixed)}",
+                flush=True,
+            )
+        speller = symspell_corrector(fixer.lexicon_, y)
+        t = time.process_time()
+        fixed = [speller(line) for line in X_test]
+        seconds = time.process_time() - t
+        print(
+            f"{name:12s} symspellpy          {rate(n_tokens, seconds)}  "
+            f"{wers(y_test, X_test, fixed)}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

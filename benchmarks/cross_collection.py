@@ -123,9 +123,10 @@ def lines_made_worse(ocr, hyp, truth):
     return worse / len(ocr)
 
 
-def evaluate(fixer, ocr, truth):
+def evaluate(fixer, ocr, truth, correct=None):
+    """The measures of correcting ``ocr`` by ``correct`` (default: ``fixer.predict``)."""
     t0 = time.process_time()
-    hyp = list(fixer.predict(ocr))
+    hyp = list(fixer.predict(ocr)) if correct is None else [correct(line) for line in ocr]
     seconds = time.process_time() - t0
     words = set(fixer.lexicon_)
     best = ceiling(ocr, truth, words)
@@ -154,6 +155,9 @@ def main(argv=None):
     parser.add_argument("--cross", action="store_true", help="cross-collection runs only")
     parser.add_argument("--params", default="{}", help="OCRCorrector parameters, as JSON")
     parser.add_argument("--json", default=None, help="write the results to this file")
+    parser.add_argument(
+        "--symspell", action="store_true", help="also symspellpy, token by token, same lexicon"
+    )
     parser.add_argument(
         "--thresholds",
         default=None,
@@ -195,6 +199,20 @@ def main(argv=None):
                     fit_seconds=fit_seconds,
                     n_train=len(X),
                     min_confidence=fixer.min_confidence,
+                )
+                runs.append(result)
+                report(result)
+            if args.symspell:
+                from correction_speed import symspell_corrector
+
+                speller = symspell_corrector(fixer.lexicon_, y)
+                result = evaluate(fixer, data[name][2], data[name][3], speller)
+                result.update(
+                    collection=name,
+                    run=kind,
+                    fit_seconds=0.0,
+                    n_train=len(X),
+                    min_confidence="symspellpy",
                 )
                 runs.append(result)
                 report(result)
