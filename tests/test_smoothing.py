@@ -98,6 +98,61 @@ def katz_reference(M, d, model):
     return P, ins
 
 
+def normaliser_reference(M, smoothing, parameter, model):
+    """Z: ln(V + 1) (unified), 1 (maximum likelihood), or under ``legacy`` the largest
+    surprisal of an event: unseen in an OCR context (additive), or any event,
+    seen or unseen, an unseen outcome of context s counted with the rarest f (Katz)."""
+    n = M.shape[0]
+    V = n - 1
+    if smoothing == "additive" and parameter == 0:
+        return 1.0
+    if model == "unified":
+        return math.log(V + 1) if V else 1.0
+    if smoothing == "additive":
+        k = parameter
+        rows = M[1:].sum(axis=1)
+        surprisals = [-math.log(k / (C + k * (V + 1))) for C in rows]
+        surprisals.append(-math.log(min(k / (M[1:].sum() + k * V), 1.0)) if V else 0.0)
+        z = max(surprisals, default=0.0)
+        return z if z > 0 else 1.0
+    P, ins = katz_reference(M, parameter, model)
+    f = np.maximum(M.sum(axis=0), 1.0)
+    with np.errstate(divide="ignore"):
+        candidates = [-np.log(P[s][M[s] > 0]) for s in range(1, n)]  # seen
+        candidates.append(-np.log(ins))  # insertions, seen or not (t = 0: never seen)
+        for s in range(1, n):
+            seen, total = M[s] > 0, M[s].sum()
+            if total == 0:
+                alpha, rest = 1.0, f.sum()
+            else:
+                alpha = parameter * seen.sum() / total if not seen.all() else 0.0
+                rest = f[~seen].sum()
+            if alpha > 0:  # the rarest outcome, seen or not: a bound on the unseen ones
+                candidates.append([-np.log(alpha * f.min() / rest)])
+    values = np.concatenate([np.atleast_1d(c) for c in candidates])
+    z = max(values[np.isfinite(values)], default=0.0)
+    return z if z > 0 else 1.0
+
+
+def unknown_reference(M, est):
+    """P(a truth character never seen | s) for every OCR context s of the alphabet."""
+    n = M.shape[0]
+    p = np.zeros(n - 1)
+    if est.smoothing == "additive":
+        for s in range(1, n):
+            denom = M[s].sum() + est.k * n
+            p[s - 1] = est.k / denom if denom > 0 else 0.0
+        return p
+    f = np.maximum(M.sum(axis=0), 1.0)
+    for s in range(1, n):
+        seen, total = M[s] > 0, M[s].sum()
+        if total == 0:
+            p[s - 1] = 1 / f.sum()
+        elif not seen.all():
+            p[s - 1] = est.discount * seen.sum() / total / f[~seen].sum()
+    return p
+
+
 def channel_table(channel, vocabulary):
     """The channel's P(t | s) and P_ins(t) in the layout of the references."""
     cps = [UNKNOWN, *[int(c) for c in vocabulary]]
@@ -142,6 +197,7 @@ def check(est, M):
     """The fitted channel against the reference, and each OCR context's total."""
     smoothing, model = est.smoothing, est.model
     channel = est.channel_
+    n = M.shape[0]
     if smoothing == "katz":
         P_ref, ins_ref = katz_reference(M, est.discount, model)
     else:
@@ -149,6 +205,20 @@ def check(est, M):
     P, ins = channel_table(channel, channel.vocabulary)
     np.testing.assert_allclose(P, P_ref, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(ins, ins_ref, rtol=1e-12, atol=1e-15)
+    # A truth character never seen: its share of context s (f = 1 under Katz; 0 when the
+    # context's mass is spent on outcomes all seen), outside the distribution.
+    unknown = np.exp(channel.log_prob(channel.vocabulary.astype(np.int64), [UNKNOWN] * (n - 1)))
+    np.testing.assert_allclose(unknown, unknown_reference(M, est), rtol=1e-12, atol=1e-15)
+    parameter = est.k if smoothing == "additive" else est.discount
+    z = normaliser_reference(M, smoothing, parameter, model)
+    assert channel.normaliser == pytest.approx(z, rel=1e-12)
+    maximum_likelihood = smoothing == "additive" and est.k == 0  # not normalised
+    if model == "legacy" and not maximum_likelihood:  # Z: the largest surprisal, costs <= 1
+        # Within the alphabet: under Katz a truth character never seen (column 0, f = 1)
+        # lies outside the distribution, and its cost can exceed 1.
+        tables = est.costs_
+        for costs in (tables.substitution_matrix()[:, 1:], tables.ins, tables.dele):
+            assert costs.max(initial=0.0) <= 1 + 1e-12
     # Each OCR context's outcomes (the gap and every character) share probability 1;
     # under maximum likelihood, only the contexts seen (the rest have no distribution).
     totals = context_sums(channel)
@@ -244,3 +314,14 @@ def test_katz_on_the_reported_pairs_sums_to_one(model):
     est = EditCostEstimator(smoothing="katz", discount=0.5, model=model).fit(["aa", "a"], ["a"] * 2)
     p = np.exp(est.channel_.log_prob([97, 97], [97, -1]))
     np.testing.assert_allclose(p, [2 / 3, 1 / 3], rtol=1e-12)
+
+
+def test_the_default_model_is_unified():
+    from skocrcost import _smoothing
+
+    counts = EditCostEstimator().fit(["ab", "b"], ["b", "bc"]).counts_
+    for smooth, parameter in ((_smoothing.additive, 0.5), (_smoothing.katz, 0.5)):
+        default, unified = smooth(counts, parameter), smooth(counts, parameter, "unified")
+        assert default.normaliser == unified.normaliser == pytest.approx(math.log(4))
+        np.testing.assert_array_equal(default.logp, unified.logp)
+        np.testing.assert_array_equal(default.unseen_ins, unified.unseen_ins)

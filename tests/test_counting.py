@@ -1,0 +1,78 @@
+"""EditCounts: most_common, equality and sums, on counts whose answers are known."""
+
+import numpy as np
+import pytest
+
+from skocrcost import EditCounts
+
+GAP = -1
+
+
+def columns(*edits):
+    """Aligned columns ``(source, target, times)``; '' is the gap."""
+    src, tgt = [], []
+    for s, t, times in edits:
+        src += [ord(s) if s else GAP] * times
+        tgt += [ord(t) if t else GAP] * times
+    return EditCounts.from_columns(src, tgt)
+
+
+COUNTS = columns(
+    ("a", "a", 5),
+    ("b", "b", 4),
+    ("a", "b", 3),
+    ("c", "", 2),  # c deleted
+    ("b", "c", 2),  # ties with the deletion: by source, then target
+    ("", "d", 1),  # d inserted
+    ("e", "f", 1),
+)
+
+
+def test_most_common_errors_by_count_then_source_then_target():
+    assert COUNTS.most_common() == [
+        ("a", "b", 3),
+        ("b", "c", 2),
+        ("c", "", 2),
+        ("", "d", 1),  # the gap (id 0) sorts first
+        ("e", "f", 1),
+    ]
+    assert COUNTS.most_common(2) == [("a", "b", 3), ("b", "c", 2)]
+    assert all(type(n) is int for _, _, n in COUNTS.most_common())
+
+
+def test_most_common_with_matches_and_the_default_of_ten():
+    assert COUNTS.most_common(3, errors_only=False) == [
+        ("a", "a", 5),
+        ("b", "b", 4),
+        ("a", "b", 3),
+    ]
+    many = columns(*[(chr(0x61 + i), chr(0x41 + i), 20 - i) for i in range(12)])
+    top = many.most_common()
+    assert len(top) == 10 and top[-1] == ("j", "J", 11)
+
+
+def test_fractional_counts_come_out_as_floats():
+    half = EditCounts(COUNTS.vocabulary, COUNTS.matrix * 0.5)
+    assert half.most_common(1) == [("a", "b", 1.5)]
+    assert type(half.most_common(1)[0][2]) is float
+
+
+def test_equality_needs_the_same_vocabulary_and_the_same_counts():
+    assert COUNTS == columns(*[("a", "a", 5)]) + columns(
+        ("b", "b", 4), ("a", "b", 3), ("c", "", 2), ("b", "c", 2), ("", "d", 1), ("e", "f", 1)
+    )
+    fewer = EditCounts(COUNTS.vocabulary, COUNTS.matrix.multiply(COUNTS.matrix > 1))
+    assert np.array_equal(fewer.vocabulary, COUNTS.vocabulary)
+    assert fewer != COUNTS  # same characters, other counts
+    assert columns(("a", "b", 1)) != columns(("a", "c", 1))  # same counts, other characters
+    assert COUNTS != "counts"
+
+
+def test_sum_starts_from_zero_and_nothing_else_adds():
+    parts = [columns(("a", "b", 1)), columns(("a", "b", 2), ("", "c", 1))]
+    assert sum(parts) == columns(("a", "b", 3), ("", "c", 1))
+    assert sum(parts[:1]) is parts[0]
+    with pytest.raises(TypeError):
+        5 + parts[0]
+    with pytest.raises(TypeError):
+        parts[0] + 5
