@@ -76,3 +76,15 @@ def test_sum_starts_from_zero_and_nothing_else_adds():
         5 + parts[0]
     with pytest.raises(TypeError):
         parts[0] + 5
+
+
+def test_nul_is_a_character_on_either_side_and_minus_one_the_only_gap():
+    counts = EditCounts.from_columns([0, GAP, 97], [97, 0, GAP])
+    assert counts.vocabulary.tolist() == [0, 97]
+    assert counts.most_common() == [("", "\x00", 1), ("\x00", "a", 1), ("a", "", 1)]
+    with pytest.raises(ValueError, match=r"src must hold code points in \[-1, 0x110000\)"):
+        EditCounts.from_columns([-2], [97])
+    with pytest.raises(ValueError, match=r"tgt must hold code points in \[-1, 0x110000\)"):
+        EditCounts.from_columns([97], [-2])
+    with pytest.raises(ValueError, match="src and tgt must have the same length, got 1 and 2"):
+        EditCounts.from_columns([97], [97, 98])

@@ -176,7 +176,8 @@ def count_matrices(draw):
     full = draw(st.lists(st.integers(1, V), max_size=V)) if V else []
     for s in full:
         M[s] = np.maximum(M[s], 1)  # a context seen with every outcome
-    vocabulary = np.array([ord(c) for c in "abc"[:V]], dtype=np.uint32)
+    # NUL (code point 0) is a character like any other, not the gap (-1).
+    vocabulary = np.array([ord(c) for c in "\x00ab"[:V]], dtype=np.uint32)
     return EditCounts(vocabulary, M), M
 
 
@@ -209,6 +210,12 @@ def check(est, M):
     # context's mass is spent on outcomes all seen), outside the distribution.
     unknown = np.exp(channel.log_prob(channel.vocabulary.astype(np.int64), [UNKNOWN] * (n - 1)))
     np.testing.assert_allclose(unknown, unknown_reference(M, est), rtol=1e-12, atol=1e-15)
+    if 0 not in channel.vocabulary:  # NUL never seen is unknown like any other character
+        cps = np.array([-1, UNKNOWN, *channel.vocabulary.astype(np.int64)])
+        nul, other = np.zeros(len(cps), dtype=np.int64), np.full(len(cps), UNKNOWN)
+        log_prob = channel.log_prob
+        np.testing.assert_array_equal(log_prob(cps, nul), log_prob(cps, other))  # as the truth
+        np.testing.assert_array_equal(log_prob(nul, cps), log_prob(other, cps))  # as the OCR
     parameter = est.k if smoothing == "additive" else est.discount
     z = normaliser_reference(M, smoothing, parameter, model)
     assert channel.normaliser == pytest.approx(z, rel=1e-12)
@@ -284,7 +291,7 @@ def test_katz_row_default_above_probability_one():
     np.testing.assert_allclose(p, [0.1, 0.45, 0.45], rtol=1e-12)
 
 
-pair_text = st.text(alphabet="ab", max_size=3)
+pair_text = st.text(alphabet="\x00ab", max_size=3)
 
 
 @settings(max_examples=150, deadline=None)
@@ -325,3 +332,5 @@ def test_the_default_model_is_unified():
         assert default.normaliser == unified.normaliser == pytest.approx(math.log(4))
         np.testing.assert_array_equal(default.logp, unified.logp)
         np.testing.assert_array_equal(default.unseen_ins, unified.unseen_ins)
+        with pytest.raises(ValueError, match=r"model must be one of \('unified', 'legacy'\)"):
+            smooth(counts, parameter, "seed")
