@@ -153,6 +153,39 @@ def unknown_reference(M, est):
     return p
 
 
+def check_tables(channel, costs, P, ins, unknown, z):
+    """The kernels' tables against the reference: ``log_tables()`` holds -ln P of every
+    edit (inf where P = 0), ``cost_tables()`` -ln P / Z (the default 1 where P = 0;
+    under Katz, at least 1)."""
+    with np.errstate(divide="ignore"):
+        surprisal, ins_surprisal, unknown_surprisal = -np.log(P), -np.log(ins), -np.log(unknown)
+    ids = np.arange(1, P.shape[0])
+    off = ids[:, None] != ids[None, :]
+    log_tables = channel.log_tables()
+    got = {
+        "match": (log_tables.match[ids], surprisal[ids, ids]),
+        "substitution": (log_tables.substitution_matrix()[1:, 1:][off], surprisal[1:, 1:][off]),
+        "deletion": (log_tables.dele[ids], surprisal[ids, 0]),
+        "insertion": (log_tables.ins[ids], ins_surprisal[ids]),
+        "to a character never seen": (log_tables.substitution_matrix()[ids, 0], unknown_surprisal),
+    }
+    scaled = {name: np.where(np.isfinite(want), want / z, 1.0) for name, (_, want) in got.items()}
+    cost_matrix = costs.substitution_matrix()[1:, 1:]
+    got |= {
+        "cost of a substitution": (cost_matrix[off], scaled["substitution"]),
+        "cost of a deletion": (costs.dele[ids], scaled["deletion"]),
+        "cost of an insertion": (costs.ins[ids], scaled["insertion"]),
+    }
+    for name, (have, want) in got.items():
+        if name.startswith("cost of a substitution") and not channel.unknown_col == 0:
+            # Katz with discount 0: an unseen substitution (P = 0) costs the default for
+            # its row plus its column's part (f(t) / f_max), at least the default 1.
+            zero = ~np.isfinite(got["substitution"][1])
+            assert np.all(have[zero] >= 1.0), name
+            have, want = have[~zero], want[~zero]
+        np.testing.assert_allclose(have, want, rtol=1e-12, atol=1e-15, err_msg=name)
+
+
 def channel_table(channel, vocabulary):
     """The channel's P(t | s) and P_ins(t) in the layout of the references."""
     cps = [UNKNOWN, *[int(c) for c in vocabulary]]
@@ -182,8 +215,8 @@ def count_matrices(draw):
 
 
 SMOOTHINGS = st.sampled_from(
-    [("additive", 1.0), ("additive", 0.1), ("additive", 0.0), ("katz", 0.1), ("katz", 0.5),
-     ("katz", 0.9)]
+    [("additive", 1.0), ("additive", 0.1), ("additive", 0.0), ("katz", 0.0), ("katz", 0.1),
+     ("katz", 0.5), ("katz", 0.9)]
 )  # fmt: skip
 MODELS = st.sampled_from(["unified", "legacy"])
 
@@ -219,8 +252,10 @@ def check(est, M):
     parameter = est.k if smoothing == "additive" else est.discount
     z = normaliser_reference(M, smoothing, parameter, model)
     assert channel.normaliser == pytest.approx(z, rel=1e-12)
+    check_tables(channel, est.costs_, P_ref, ins_ref, unknown_reference(M, est), z)
     maximum_likelihood = smoothing == "additive" and est.k == 0  # not normalised
-    if model == "legacy" and not maximum_likelihood:  # Z: the largest surprisal, costs <= 1
+    # Katz with discount 0 leaves unseen edits probability 0: costs >= 1 (check_tables).
+    if model == "legacy" and not maximum_likelihood and parameter > 0:  # costs <= 1
         # Within the alphabet: under Katz a truth character never seen (column 0, f = 1)
         # lies outside the distribution, and its cost can exceed 1.
         tables = est.costs_
