@@ -88,3 +88,42 @@ def test_nul_is_a_character_on_either_side_and_minus_one_the_only_gap():
         EditCounts.from_columns([97], [-2])
     with pytest.raises(ValueError, match="src and tgt must have the same length, got 1 and 2"):
         EditCounts.from_columns([97], [97, 98])
+
+
+@pytest.mark.parametrize("side", ["src", "tgt"])
+def test_nul_and_the_last_code_point_on_one_side_only(side):
+    chars = [0, 0x10FFFF, 97]
+    other = [GAP, GAP, 97]
+    src, tgt = (chars, other) if side == "src" else (other, chars)
+    counts = EditCounts.from_columns(src, tgt)
+    assert counts.vocabulary.tolist() == [0, 97, 0x10FFFF]
+    assert counts.matrix.sum() == 3
+    bad = ([0x110000], [97]) if side == "src" else ([97], [0x110000])
+    with pytest.raises(ValueError, match=rf"{side} must hold code points in \[-1, 0x110000\)"):
+        EditCounts.from_columns(*bad)
+
+
+def test_a_wide_alphabet_is_counted_sparse_as_it_would_be_dense(monkeypatch):
+    from skocrcost import _counting
+
+    rng = np.random.default_rng(3)
+    src = rng.integers(-1, 3000, 20_000)  # more characters than the dense table takes
+    tgt = np.where(rng.random(20_000) < 0.7, src, rng.integers(-1, 3000, 20_000))
+    tgt[(src == -1) & (tgt == -1)] = 97  # never the gap against the gap
+    sparse = EditCounts.from_columns(src, tgt)
+    assert (len(sparse.vocabulary) + 1) ** 2 > _counting._DENSE_COUNT_LIMIT
+    monkeypatch.setattr(_counting, "_DENSE_COUNT_LIMIT", 1 << 30)
+    dense = EditCounts.from_columns(src, tgt)
+    assert sparse == dense and sparse.matrix.dtype == dense.matrix.dtype == np.int64
+    assert sparse.matrix.sum() == 20_000
+    assert sparse.matrix[0].sum() == np.sum(src == -1)  # insertions: the gap's row
+
+
+def test_the_vocabulary_must_increase_strictly_and_counts_be_non_negative():
+    import scipy.sparse as sp
+
+    with pytest.raises(ValueError, match="vocabulary must be strictly increasing code points"):
+        EditCounts([97, 97], np.zeros((3, 3), dtype=int))
+    explicit_zero = sp.csr_array((np.array([0, 2]), (np.array([1, 1]), np.array([0, 1]))))
+    counts = EditCounts([97], explicit_zero)  # a stored zero is a count of 0
+    assert counts.matrix.nnz == 1 and counts.most_common(errors_only=False) == [("a", "a", 2)]
