@@ -171,6 +171,8 @@ def additive(counts, k, model="unified"):
         # is c/0 when the OCR side is empty), giving negative or -inf costs.  Cap it at
         # probability 1: cost 0, log-probability 0.
         logp = np.minimum(logp, 0.0)
+        # With no character at all (V = 0, no OCR side), k / (0 + k V) is k / 0: cap it too.
+        unseen_ins = np.minimum(unseen_ins, 0.0)
 
     if k == 0:
         z = 1.0

@@ -1,5 +1,11 @@
-"""Shared fixtures: the real data beside the repository, skipped cleanly when absent."""
+"""Shared fixtures: the real data beside the repository, skipped cleanly when absent.
 
+With ``SKOCRCOST_REQUIRE_DATA=1`` in the environment (as in CI, which always has
+../shared beside the clone and installs the ``test`` extra), a test that would skip for
+missing real data or a missing package of the ``test`` extra fails instead.
+"""
+
+import importlib
 import os
 import subprocess
 import sys
@@ -8,13 +14,29 @@ from pathlib import Path
 import pytest
 
 SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+REQUIRE_DATA = bool(os.environ.get("SKOCRCOST_REQUIRE_DATA"))
+
+
+def skip_or_fail(message):
+    """Skip with ``message``, or fail when SKOCRCOST_REQUIRE_DATA is set (at module level too)."""
+    if REQUIRE_DATA:
+        pytest.fail(f"{message}; SKOCRCOST_REQUIRE_DATA is set", pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+
+def require_module(name):
+    """``importlib.import_module(name)``, or :func:`skip_or_fail` when it is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        skip_or_fail(f"{name} is not installed: pip install '.[test]'")
 
 
 def shared_path(*parts):
     """Path under ../shared/data, or skip the test with a message when it is absent."""
     path = SHARED_DATA.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"real data not found at {path} (the ../shared folder is absent)")
+        skip_or_fail(f"real data not found at {path} (the ../shared folder is absent)")
     return path
 
 

@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import run_skocrcost
+from conftest import require_module, run_skocrcost
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import EditCostEstimator, WeightedLevenshtein, cli, plot_costs, pretrained
@@ -67,7 +67,7 @@ def test_fit_progress_without_tqdm_is_a_stdlib_line(tmp_path, pairs_file, capsys
 
 
 def test_fit_plot_writes_a_png(tmp_path, pairs_file):
-    pytest.importorskip("matplotlib")
+    require_module("matplotlib")
     path, _, _ = pairs_file
     png = tmp_path / "costs.png"
     assert cli.main(["fit", str(path), "-o", str(tmp_path / "m.json"), "--k", "1", "-q",
@@ -145,7 +145,7 @@ def test_help_shows_examples_and_stdin_is_read(tmp_path):
 
 
 def test_plot_costs_draws_heatmap_and_bars(pairs_file):
-    pytest.importorskip("matplotlib")
+    require_module("matplotlib")
     _, X, y = pairs_file
     est = EditCostEstimator(k=0.1).fit(X, y)
     fig = plot_costs(est, top=12, min_count=1)
@@ -159,7 +159,7 @@ def test_plot_costs_draws_heatmap_and_bars(pairs_file):
 
 
 def test_plot_costs_refuses_bad_input():
-    pytest.importorskip("matplotlib")
+    require_module("matplotlib")
     with pytest.raises(TypeError, match="estimator"):
         plot_costs(WeightedLevenshtein())
     with pytest.raises(NotFittedError):

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_module
 
-pytest.importorskip("dask", reason="the 'dask' extra is not installed")
-pytest.importorskip("distributed", reason="the 'dask' extra is not installed")
+require_module("dask")
+require_module("distributed")
 
 import dask  # noqa: E402
 import dask.array as da  # noqa: E402

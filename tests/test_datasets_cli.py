@@ -4,7 +4,7 @@ import doctest
 import importlib
 
 import pytest
-from conftest import run_skocrcost
+from conftest import require_module, run_skocrcost
 
 from skocrcost import cli
 from skocrcost.datasets import load_icdar2017_sample
@@ -40,7 +40,7 @@ def test_sample_is_real_paired_ocr():
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name):
     if name in OPTIONAL:
-        pytest.importorskip(OPTIONAL[name], reason=f"the {OPTIONAL[name]!r} extra is not installed")
+        require_module(OPTIONAL[name])
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0

@@ -6,6 +6,7 @@ import pickle
 
 import numpy as np
 import pytest
+from conftest import require_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_general
@@ -151,7 +152,7 @@ def test_transpositions_are_single_operations():
 
 
 def test_ocr_stringdist_agrees_on_random_multi_character_costs():
-    ocrsd = pytest.importorskip("ocr_stringdist")
+    ocrsd = require_module("ocr_stringdist")
     rng = np.random.default_rng(5)
     alphabet = list("rnmclidh1")
     for _ in range(40):

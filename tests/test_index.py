@@ -245,3 +245,57 @@ def test_csr_tables_and_queries_too_long_for_the_row_cache():
     index = _index.LexiconIndex(wl._kernel, words)
     for x, y in zip(index.kneighbors(Q, 7, 2), brute_kneighbors(wl, Q, words, 7), strict=True):
         np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize(
+    ("query", "words", "visited"),
+    [
+        # Words longer than the query: at node "abc" (column 3, 2, 1, 0) five more
+        # characters must be inserted below, so its bound is 5 > 2 and "abc", "ab"
+        # and "a" (the query's prefixes, always computed) end the search.
+        ("abc", ["abcdefgh"], 3),
+        # Words shorter than the query: at node "b" (column 1, 1, 2, ..., 8) at most two
+        # more characters follow, so 8 - i - 2 query characters are deleted after row i:
+        # the bound is 6 at every row, and "b" alone is computed.
+        ("aaaaaaaa", ["baa", "bab"], 1),
+        # Characters no word has: below node "a" (column 1, 1, 2, 3) nothing holds x, y
+        # or z, each deleted or substituted at cost 1: the bound is 3.
+        ("xyz", ["abcd", "abce"], 1),
+    ],
+)
+def test_each_pruning_bound_stops_the_search_where_it_must(query, words, visited):
+    """The twin counts the trie columns it computes: each part of the bound (lengths
+    from above and below, characters) prunes a subtree no word of which is within 2."""
+    tables = CostTables.from_dicts()
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
+    offsets, dist, ind = twin.radius_neighbors([query], 2.0)
+    assert offsets.tolist() == [0, 0]  # no word within 2 (brute force below agrees)
+    assert WeightedLevenshtein().pairwise([query], words).min() > 2
+    assert twin.visited == visited
+
+
+unit_text = st.text(alphabet="ab", max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(unit_text, min_size=1, max_size=12),
+    st.lists(unit_text, min_size=1, max_size=4),
+    st.integers(1, 4),
+    st.integers(0, 3),
+)
+def test_twin_search_with_ties_at_the_bound_equals_brute_force(words, Q, k, radius):
+    """Unit costs on two letters: distances tie, and many a word lies exactly at the
+    k-th distance or at the radius, where a bound a little too high prunes it."""
+    k = min(k, len(words))
+    tables = CostTables.from_dicts()
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
+    metric = WeightedLevenshtein()
+    for x, y in zip(twin.kneighbors(Q, k), brute_kneighbors(metric, Q, words, k), strict=True):
+        np.testing.assert_array_equal(x, y)
+    offsets, dist, ind = twin.radius_neighbors(Q, float(radius))
+    D = metric.pairwise(Q, words)
+    for q in range(len(Q)):
+        within = np.flatnonzero(D[q] <= radius)
+        want = within[np.argsort(D[q, within], kind="stable")]
+        np.testing.assert_array_equal(ind[offsets[q] : offsets[q + 1]], want)

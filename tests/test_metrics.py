@@ -6,6 +6,7 @@ import pickle
 
 import numpy as np
 import pytest
+from conftest import require_module
 from hypothesis import given, settings
 from reference import reference_distance
 from strategies import cost_dicts, text
@@ -107,7 +108,7 @@ def test_dict_round_trip_json_and_equality():
 
 
 def test_reads_ocr_stringdist_layout_and_is_read_by_it():
-    ocrsd = pytest.importorskip("ocr_stringdist")
+    ocrsd = require_module("ocr_stringdist")
     theirs = ocrsd.WeightedLevenshtein(
         {("0", "O"): 0.1, ("l", "1"): 0.4},
         insertion_costs={"e": 0.5},

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_module
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
@@ -37,7 +38,7 @@ def test_metric_round_trip(tmp_path, fitted, name):
 
 
 def test_ocr_stringdist_reads_our_files_and_we_read_theirs(tmp_path, fitted):
-    ocrsd = pytest.importorskip("ocr_stringdist")
+    ocrsd = require_module("ocr_stringdist")
     est, (X, y) = fitted
     path = tmp_path / "costs.json"
     est.save(path)  # an estimator file: ocr-stringdist must read its costs too
