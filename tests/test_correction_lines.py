@@ -287,3 +287,24 @@ def test_decoding_weights_move_the_documented_way():
     # real_word_prior: a lexicon word is kept at -ln(prior); 1 never replaces it.
     fixer.set_params(recurrence_weight=0.0, real_word_prior=1.0)
     assert fixer.correct("the cat") == "the cat"
+
+
+def test_a_larger_variant_weight_keeps_more_spelling_variants():
+    from skocrcost import EditCostEstimator
+
+    ocr = ["vnto", "vpon", "vse", "tbe", "the", "unwortby", "unworthy"] * 2
+    truth = ["vnto", "vpon", "vse", "the", "the", "unworthy", "unworthy"] * 2
+    words = ["unto", "upon", "use", "unworthy", "the"]
+    fixer = OCRCorrector(
+        EditCostEstimator(k=0.1), lexicon=words, language_model=None, min_confidence=None
+    ).fit(ocr, truth)
+    tokens = ["vnworthy", "vntil", "vsed", "vpper", "unwortby"]
+    kept = []
+    for weight in (0.0, 1e-3, 1.0, 1e3):
+        fixer.set_params(variant_weight=weight)
+        kept.append(sum(a == b for a, b in zip(tokens, fixer.predict(tokens))))
+    # -ln(variant_weight) nats are added to the variant reading: larger keeps more.
+    assert kept == sorted(kept) and kept[-1] > kept[0]
+    # At weight 1 the learned P(variant) as it is: the variant kept, the OCR error not.
+    fixer.set_params(variant_weight=1.0)
+    assert fixer.predict(["vnworthy", "unwortby"]).tolist() == ["vnworthy", "unworthy"]
