@@ -447,15 +447,17 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
-        """Learn the costs from (OCR, truth) token pairs, index the lexicon, fit the priors.
+        """Learn from (OCR, truth) line pairs: costs, lexicon index, language model, priors,
+        rules and the confidence of changes.
 
         Parameters
         ----------
         X : sequence of str, or sequence of sequences of str
-            OCR tokens; or token sequences (the tokens of one line each, in
-            reading order, punctuation and all), which :meth:`predict` and
-            :meth:`score` then correct in context with the language model.
-            Sequences are read as :meth:`correct` reads a line: each pair of
+            OCR lines (a token is a line of one word), whose tokens ``fit``
+            aligns with the truth's itself (:func:`~skocrcost.correction.align_tokens`); or token
+            sequences (the tokens of one line each, one truth token per OCR
+            token, ``""`` for a token only one side has).
+            Lines are read as :meth:`correct` reads them: each pair of
             tokens gives the pairs of words of its cores (punctuation stripped,
             cut at inner punctuation such as hyphens), each word as it is looked
             up (lower-cased unless it is a ``lexicon`` word), and the costs and
@@ -465,7 +467,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             (:func:`skocrcost.correction.training_words`).  The
             punctuation and case rules are learned from the tokens as they are.
         y : sequence of str, or sequence of sequences of str
-            Their true forms, shaped like ``X`` (one truth token per OCR token).
+            The true lines, shaped like ``X``.
 
         Returns
         -------
@@ -571,9 +573,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             return None
         block = min(block, max(1, n // (2 * every)))
         held = [i for i in range(n) if (i // block) % every == every - 1]
-        stride = max(1, len(held) // self.CONFIDENCE_LINES)
-        held = [i for k, i in enumerate(held) if (k // block) % stride == 0]
-        held = held[: self.CONFIDENCE_LINES]
+        held = spread_blocks(held, self.CONFIDENCE_LINES, block)
         chosen = set(held)
         rest = [i for i in range(n) if i not in chosen]
         sub = clone(self).set_params(min_confidence=None)
@@ -952,3 +952,12 @@ def _english_lexicon(truth_sequences):
     words = dict.fromkeys(w.lower() for w in load_english_words())
     words.update(dict.fromkeys(frequent))
     return sorted(words, key=lambda w: -counts.get(w, 0))
+
+
+def spread_blocks(indices, n, block):
+    """At most ``n`` of ``indices``, in whole blocks of ``block`` consecutive ones spread
+    over them (one block in every ``len(indices) // n``): held-out lines that sample a
+    whole collection, a document's lines together."""
+    indices = list(indices)
+    stride = max(1, len(indices) // n)
+    return [i for k, i in enumerate(indices) if (k // block) % stride == 0][:n]

@@ -11,9 +11,12 @@ from sklearn.utils.validation import check_is_fitted
 from .._progress import progress
 from .._sklearn_compat import Interval
 from .._validation import StringInputMixin, check_pairs, validate_params
-from ._corrector import OCRCorrector, _check_sequence_pairs, _is_sequences
+from ._corrector import OCRCorrector, _check_sequence_pairs, _is_sequences, spread_blocks
 
 __all__ = ["OCRCorrectorCV"]
+
+# Consecutive lines scored together in a fold's held-out sample (a document's lines).
+HELD_OUT_BLOCK = 50
 
 # The parameters a fitted corrector reads only when it decodes: changing them needs no
 # refit, so every setting of a fold is scored with the one corrector fitted on it.
@@ -149,7 +152,7 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         bar = progress(self.cv * len(settings), "OCRCorrectorCV", not self.verbose, "setting")
         for k, (lo, hi) in enumerate(zip(edges, edges[1:])):
             fold = clone(base).fit(X[:lo] + X[hi:], y[:lo] + y[hi:])
-            held = _spread(range(lo, hi), self.max_lines)
+            held = spread_blocks(range(lo, hi), self.max_lines, HELD_OUT_BLOCK)
             X_held, y_held = [X[i] for i in held], [y[i] for i in held]
             for s, setting in enumerate(settings):
                 scores[s, k] = fold.set_params(**setting).score(X_held, y_held)
@@ -186,12 +189,3 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         """``1 - word error rate`` of the corrected lines (see :meth:`OCRCorrector.score`)."""
         check_is_fitted(self)
         return self.best_estimator_.score(X, y)
-
-
-def _spread(indices, n, block=50):
-    """At most ``n`` of ``indices``, in whole blocks of ``block`` spread over them."""
-    indices = list(indices)
-    if len(indices) <= n:
-        return indices
-    stride = -(-len(indices) // n)  # blocks kept: one in every stride
-    return [i for k, i in enumerate(indices) if (k // block) % stride == 0][:n]
