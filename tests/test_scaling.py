@@ -13,14 +13,10 @@ import sys
 import numpy as np
 import pytest
 
-from skocrcost import (
-    EditCostEstimator,
-    EditDistanceNeighbors,
-    WeightedLevenshtein,
-    _dp_py,
-    _index_py,
-)
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, WeightedLevenshtein
 from skocrcost import neighbors as neighbors_module
+from skocrcost._kernels import _cost_kernel_py as _dp_py
+from skocrcost._kernels import _lexicon_index_py as _index_py
 from skocrcost.datasets import load_icdar2017_sample
 
 GROWTH = 4  # the input grows 4 times ...
@@ -89,9 +85,9 @@ def test_estimator_fit_and_score_samples_grow_linearly(tokens, dp_cells):
         assert_linear(a, b, name)
 
 
-def twin_index(metric, words):
-    """The pure-Python twin of the trie search, counting the DP columns it computes."""
-    return _index_py.LexiconIndex(_dp_py.CostKernel(*metric.costs.kernel_args()), words)
+def twin_index(kernel, words):
+    """The pure-Python twin of the trie search over the compiled ``kernel``'s tables."""
+    return _index_py.LexiconIndex(_dp_py.CostKernel(*kernel._kernel_args()), words)
 
 
 @pytest.fixture(scope="module")

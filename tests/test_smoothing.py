@@ -367,5 +367,5 @@ def test_the_default_model_is_unified():
         assert default.normaliser == unified.normaliser == pytest.approx(math.log(4))
         np.testing.assert_array_equal(default.logp, unified.logp)
         np.testing.assert_array_equal(default.unseen_ins, unified.unseen_ins)
-        with pytest.raises(ValueError, match=r"model must be one of \('unified', 'legacy'\)"):
+        with pytest.raises(ValueError, match=r"model must be one of \('unified', 'bounded'\)"):
             smooth(counts, parameter, "seed")
