@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..metrics import WeightedLevenshtein
-from ._tokens import split_core, split_token
+from ._tokens import TokenCodes, split_core, split_token
 
 
 def aligned_tokens(ocr_lines, truth_lines):
@@ -12,25 +12,13 @@ def aligned_tokens(ocr_lines, truth_lines):
     Unit Levenshtein over whitespace tokens (a changed token is one
     substitution); ``None`` marks a gap (a token only one side has).
     """
-    ids, inverse = {}, []
-
-    def code(line):
-        out = []
-        for t in line.split():
-            if t not in ids:
-                ids[t] = len(ids)
-                inverse.append(t)
-            out.append(chr(0x10000 + ids[t]))  # past the BMP's surrogates
-        return "".join(out)
-
-    a = [code(line) for line in ocr_lines]
-    b = [code(line) for line in truth_lines]
+    codes = TokenCodes()
+    a = [codes(line.split()) for line in ocr_lines]
+    b = [codes(line.split()) for line in truth_lines]
     _, src, tgt, pair = WeightedLevenshtein().align_batch(a, b, 1)
     lines = [[] for _ in a]
     for s, g, i in zip(src.tolist(), tgt.tolist(), pair.tolist(), strict=True):
-        lines[i].append(
-            (inverse[s - 0x10000] if s >= 0 else None, inverse[g - 0x10000] if g >= 0 else None)
-        )
+        lines[i].append((codes.token(s) if s >= 0 else None, codes.token(g) if g >= 0 else None))
     return lines
 
 

@@ -68,6 +68,15 @@ def change_spans(tokens, corrected):
     return spans
 
 
+def _all_spans(sequences, corrected):
+    """``[(line, start, stop)]``: every change of every line (:func:`change_spans`)."""
+    return [
+        (i, a, b)
+        for i, (seq, fix) in enumerate(zip(sequences, corrected, strict=True))
+        for a, b in change_spans(seq, fix)
+    ]
+
+
 def _helps(original, corrected, truth):
     """Whether a change gives its tokens their true words: the words of the corrected
     tokens are the truth's, and the tokens are nearer to the truth in characters than
@@ -233,11 +242,7 @@ class ChangeConfidence:
         ``truth[i][j]`` is the truth token aligned to ``sequences[i][j]`` (``""``
         where the OCR token has none); see :func:`_helps`.
         """
-        spans = [
-            (i, a, b)
-            for i, (seq, fix) in enumerate(zip(sequences, corrected, strict=True))
-            for a, b in change_spans(seq, fix)
-        ]
+        spans = _all_spans(sequences, corrected)
         labels = np.array(
             [_helps(sequences[i][a:b], corrected[i][a:b], truth[i][a:b]) for i, a, b in spans],
             dtype=bool,
@@ -267,11 +272,7 @@ class ChangeConfidence:
 
         ``record``, a list, receives a :class:`Change` for every change.
         """
-        spans = [
-            (i, a, b)
-            for i, (seq, fix) in enumerate(zip(sequences, corrected, strict=True))
-            for a, b in change_spans(seq, fix)
-        ]
+        spans = _all_spans(sequences, corrected)
         confidence = self.predict_proba(sequences, corrected, spans)
         out = [list(fix) for fix in corrected]
         for (i, a, b), p in zip(spans, confidence.tolist(), strict=True):

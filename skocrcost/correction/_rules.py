@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 
 from ..metrics import WeightedLevenshtein
 from ._tokens import (
+    TokenCodes,
     broken_word,
     case_pattern,
     inner_capitals,
@@ -223,11 +224,7 @@ class SurfaceRules:
 
         ``ocr`` and ``truth`` are the aligned columns of a line (``""`` for a gap).
         """
-        ids = {}
-
-        def code(tokens):  # one code point per token: unit Levenshtein counts word errors
-            return "".join(chr(0x10000 + ids.setdefault(t, len(ids))) for t in tokens if t)
-
+        code = TokenCodes()  # one code point per token: unit Levenshtein counts word errors
         columns = [c for c, o in enumerate(ocr) if o]
         line = [ocr[c] for c in columns]
         w = self.SPACING_WINDOW

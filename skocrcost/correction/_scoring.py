@@ -6,19 +6,9 @@ from sklearn.metrics import make_scorer
 
 from .._validation import check_strings
 from ..metrics import WeightedLevenshtein
+from ._tokens import TokenCodes
 
 _UNIT = WeightedLevenshtein()
-
-
-class _TokenCodes:
-    """Whitespace tokens as code points, so that unit Levenshtein counts word edits."""
-
-    def __init__(self):
-        self.ids = {}
-
-    def __call__(self, line):
-        # Past the BMP's surrogates: every code point is a valid one-character string.
-        return "".join(chr(0x10000 + self.ids.setdefault(t, len(self.ids))) for t in line.split())
 
 
 def _lines(reference, hypothesis):
@@ -62,8 +52,10 @@ def word_error_rate(reference, hypothesis):
     0.333...
     """
     ref, hyp = _lines(reference, hypothesis)
-    codes = _TokenCodes()
-    errors = sum(_UNIT.distance(codes(h), codes(r)) for h, r in zip(hyp, ref, strict=True))
+    codes = TokenCodes()
+    errors = sum(
+        _UNIT.distance(codes(h.split()), codes(r.split())) for h, r in zip(hyp, ref, strict=True)
+    )
     n = sum(len(r.split()) for r in ref)
     return errors / n if n else float(errors > 0)
 

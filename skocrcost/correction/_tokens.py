@@ -153,3 +153,31 @@ def recase(core, pattern):
     if pattern == "upper":
         return core.upper()
     return core[:1].upper() + core[1:].lower()  # "capital"
+
+
+class TokenCodes:
+    """Tokens as code points, one per distinct token, so that a character-level
+    Levenshtein distance of the codes counts word edits.
+
+    ``codes(tokens)`` gives the string of the non-empty tokens' code points (past the
+    BMP's surrogates, so each is a valid one-character string); ``token(cp)`` the
+    token a code point stands for.
+    """
+
+    FIRST = 0x10000
+
+    def __init__(self):
+        self.ids, self.tokens = {}, []
+
+    def __call__(self, tokens):
+        ids, out = self.ids, []
+        for t in tokens:
+            if t:
+                if t not in ids:
+                    ids[t] = len(ids)
+                    self.tokens.append(t)
+                out.append(chr(self.FIRST + ids[t]))
+        return "".join(out)
+
+    def token(self, code_point):
+        return self.tokens[code_point - self.FIRST]
