@@ -288,6 +288,24 @@ def katz(counts, discount, model="unified"):
             # (or divide by an empty OCR side); cap it at 1, cost 0.
             ins_logp = np.minimum(ins_logp, 0.0)
             unseen_ins = np.minimum(unseen_ins, 0.0)
+    # Where the most frequent outcome is seen in a context and alpha f_max > rest,
+    # that row part exceeds probability 1 (a negative default cost): write the
+    # context's unseen outcomes out one by one, exactly, and cap its row part at 1,
+    # which then only prices a truth character never seen (outside the distribution,
+    # as always): at 1 / f_max, less than its share alpha / rest.
+    dense = np.flatnonzero(unseen_row[1:] > -1e-12) + 1
+    if len(dense):
+        seen = np.zeros((len(dense), w), dtype=bool)
+        where = np.searchsorted(dense, r)
+        hit = (where < len(dense)) & (dense[np.minimum(where, len(dense) - 1)] == r)
+        seen[where[hit], rc[hit]] = True
+        i, t = np.nonzero(~seen)
+        rows = np.concatenate([rows, dense[i]])
+        cols = np.concatenate([cols, t])
+        c = np.concatenate([c, np.zeros(len(t))])
+        is_ins = np.concatenate([is_ins, np.zeros(len(t), dtype=bool)])
+        row_logp = np.concatenate([row_logp, unseen_row[dense[i]] + unseen_col[t]])
+        unseen_row[dense] = np.minimum(unseen_row[dense], 0.0)
     logp = np.empty(len(c))
     logp[~is_ins] = row_logp
     logp[is_ins] = ins_logp
@@ -296,7 +314,8 @@ def katz(counts, discount, model="unified"):
     else:
         # The largest surprisal of any event: seen, unseen in an OCR context (bounded by
         # the rarest outcome) or an insertion never seen, so every cost lies in [0, 1].
-        unseen = -(unseen_row[1:] + unseen_col.min()) if V else np.zeros(0)
+        # Contexts written out whole (above) have no unseen outcome left.
+        unseen = -(np.delete(unseen_row, np.append(dense, 0)) + unseen_col.min())
         candidates = np.concatenate([-logp, unseen, -unseen_ins])
         z = float(np.max(candidates[np.isfinite(candidates)], initial=0.0))
     # A truth character never seen in training: f = 1.

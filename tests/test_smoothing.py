@@ -149,7 +149,9 @@ def unknown_reference(M, est):
         if total == 0:
             p[s - 1] = 1 / f.sum()
         elif not seen.all():
-            p[s - 1] = est.discount * seen.sum() / total / f[~seen].sum()
+            # Capped at 1 / f_max where the row part of the unseen share exceeds 1.
+            share = est.discount * seen.sum() / total / f[~seen].sum()
+            p[s - 1] = min(share, 1 / f.max())
     return p
 
 
@@ -286,45 +288,26 @@ def check(est, M):
 @example((EditCounts([97], [[0, 0], [1, 1]]), np.array([[0, 0], [1, 1]])), ("katz", 0.5), "unified")
 def test_every_smoothing_is_a_distribution_in_every_context(counts_and_matrix, smoothing, model):
     counts, M = counts_and_matrix
-    try:
-        est = estimator(*smoothing, model).fit_from_counts(counts)
-    except ValueError as e:
-        # The known failure, and only it (test_katz_row_default_above_probability_one).
-        assert smoothing[0] == "katz" and "rowdef" in str(e), e
-        assert katz_row_default_above_one(M, smoothing[1])
-        return
+    est = estimator(*smoothing, model).fit_from_counts(counts)
     check(est, M)
 
 
-def katz_row_default_above_one(M, d):
-    """Whether some OCR context s has alpha(s) f_max / rest(s) >= 1: Katz's unseen share
-    split as a row part times f(t) / f_max, the row part then exceeds probability 1 (or
-    equals it, where rounding puts its cost a hair below 0: the same failure)."""
-    f = np.maximum(M.sum(axis=0), 1.0)
-    for s in range(1, M.shape[0]):
-        row, total = M[s].astype(float), M[s].sum()
-        seen = row > 0
-        if total and not seen.all():
-            alpha = d * seen.sum() / total
-            if alpha * f.max() >= f[~seen].sum() * (1 - 1e-12):
-                return True
-    return False
-
-
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="Katz's per-context unseen share, split as (alpha f_max / rest) (f(t) / f_max), "
-    "gives a negative row default cost when the most frequent outcome is seen in that "
-    "context and alpha f_max > rest; CostTables refuses it",
-)
 def test_katz_row_default_above_probability_one():
     # 'b' read as 'a' once (C = 1, alpha = 0.9), 'a' inserted twice: f(a) = 3 is the
     # largest frequency, seen in context 'b'; the unseen outcomes b and deletion have
-    # rest = 2, so alpha f_max / rest = 1.35.
+    # rest = 2, so alpha f_max / rest = 1.35: that context's unseen outcomes are written
+    # out one by one, and the tables keep every cost >= 0.
     est = EditCostEstimator(smoothing="katz", discount=0.9).fit(["b"], ["aaa"])
     p = np.exp(est.channel_.log_prob([98] * 3, [97, 98, -1]))
     np.testing.assert_allclose(p, [0.1, 0.45, 0.45], rtol=1e-12)
+    costs = est.costs_
+    for table in (costs.rowdef, costs.coldef, costs.dele, costs.ins, costs.sub_cost):
+        assert np.all(table >= 0)
+    b, a = (int(np.flatnonzero(costs.chars == ord(ch))[0]) + 1 for ch in "ba")
+    z = est.channel_.normaliser
+    matrix = costs.substitution_matrix()
+    np.testing.assert_allclose(matrix[b, a], -np.log(0.1) / z, rtol=1e-12)
+    np.testing.assert_allclose(costs.dele[b], -np.log(0.45) / z, rtol=1e-12)
 
 
 pair_text = st.text(alphabet="\x00ab", max_size=3)
@@ -338,17 +321,11 @@ pair_text = st.text(alphabet="\x00ab", max_size=3)
 @example([("a", "")], ("katz", 0.5), "legacy")  # one character, only deleted
 @example([("", "ab")], ("katz", 0.5), "unified")  # only insertions: no OCR context seen
 @example([("ab", "ba"), ("a", ""), ("b", "")], ("katz", 0.1), "unified")
-# Row part exactly 1 (alpha f_max = rest = 1): refused as above one, by rounding.
+# Row part exactly 1 (alpha f_max = rest = 1), once refused by rounding.
 @example([("", "bb")] * 4 + [("aa", "abb")], ("katz", 0.1), "unified")
 def test_fitted_channels_are_distributions_on_string_pairs(pairs, smoothing, model):
     X, y = map(list, zip(*pairs))
-    try:
-        est = estimator(*smoothing, model).fit(X, y)
-    except ValueError as e:
-        counts = estimator("additive", 1.0, model).fit(X, y).counts_.matrix.toarray()
-        assert smoothing[0] == "katz" and "rowdef" in str(e), e
-        assert katz_row_default_above_one(counts, smoothing[1])
-        return
+    est = estimator(*smoothing, model).fit(X, y)
     check(est, est.counts_.matrix.toarray())
 
 
