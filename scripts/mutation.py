@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -43,8 +44,18 @@ TIMEOUTS = {36, 24, -24, 152, 255}
 
 
 def modules():
+    """The listed modules as dotted names under skocrcost (``correction._decoder``)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return [Path(p).stem for p in config["tool"]["mutmut"]["only_mutate"]]
+    paths = (Path(p).relative_to("skocrcost") for p in config["tool"]["mutmut"]["only_mutate"])
+    return [".".join(p.with_suffix("").parts) for p in paths]
+
+
+def resolve(name, known):
+    """A module named by its dotted name or, when unambiguous, its last part."""
+    if name in known:
+        return name
+    matches = [m for m in known if m.rsplit(".", 1)[-1] == name]
+    return matches[0] if len(matches) == 1 else None
 
 
 def status(code):
@@ -57,7 +68,7 @@ def results(names):
     """{module: {mutant name: status}} from mutmut's cache in mutants/."""
     found = {}
     for name in names:
-        meta = ROOT / "mutants" / "skocrcost" / f"{name}.py.meta"
+        meta = ROOT / "mutants" / "skocrcost" / f"{name.replace('.', '/')}.py.meta"
         if meta.exists():
             codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
             found[name] = {mutant: status(code) for mutant, code in codes.items()}
@@ -66,24 +77,36 @@ def results(names):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("modules", nargs="*", help="module stems, e.g. _smoothing (default: all)")
+    parser.add_argument(
+        "modules", nargs="*", help="modules, e.g. _smoothing or correction._decoder (default: all)"
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="PART",
+        help="mutate only functions whose name contains PART (repeatable), e.g. _keep_",
+    )
     parser.add_argument("--max-children", type=int, default=1, help="mutants run at once")
     parser.add_argument("--report-only", action="store_true", help="print the cached results")
     args = parser.parse_args(argv)
     known = modules()
-    names = args.modules or known
+    names = [resolve(name, known) or name for name in args.modules] or known
     unknown = sorted(set(names) - set(known))
     if unknown:
         parser.error(f"not in [tool.mutmut] only_mutate: {unknown}; known: {known}")
     if not args.report_only:
-        patterns = [f"skocrcost.{name}.*" for name in names]
+        parts = args.only or [""]
+        patterns = [f"skocrcost.{name}.*{part}*" for name in names for part in parts]
         log = ROOT / "mutants" / "run.log"
         log.parent.mkdir(exist_ok=True)
         with open(log, "w", encoding="utf-8") as out:  # mutmut's progress line is long
+            # The copy in mutants/ has no ../shared beside it: point the tests at ours.
+            env = {**os.environ, "SKOCRCOST_SHARED_DATA": str(ROOT / ".." / "shared" / "data")}
             run = subprocess.run(
                 [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
                 + patterns,
                 cwd=ROOT,
+                env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )

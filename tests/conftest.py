@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+# SKOCRCOST_SHARED_DATA points elsewhere (scripts/mutation.py runs a copy of the tests).
+SHARED_DATA = Path(
+    os.environ.get("SKOCRCOST_SHARED_DATA")
+    or Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+)
 REQUIRE_DATA = bool(os.environ.get("SKOCRCOST_REQUIRE_DATA"))
 
 
