@@ -20,9 +20,12 @@ EXAMPLES = """examples:
       the 3 nearest lexicon words of each query under the learned costs
   cut -f1 pairs.tsv | skocrcost neighbors --lexicon words.txt --model model.json
       queries from stdin, one per line; output: query<TAB>word<TAB>distance
-  skocrcost correct --lexicon words.txt --pairs tokens.tsv page.txt > fixed.txt
-      correct the words of a text (costs: en-historical; word frequencies and when to
-      leave a word alone: learned from the truth side of your token pairs)
+  skocrcost correct page.txt > fixed.txt
+      correct a text with the shipped corrector for English historical print
+  skocrcost fit lines.tsv -o corrector.json.gz --corrector
+      learn a whole corrector from your own (OCR, truth) line pairs ...
+  skocrcost correct --model corrector.json.gz page.txt > fixed.txt
+      ... and correct with it
 """
 
 # ``--k auto``: k chosen by cross-validation over _demo.K_SEARCH.
@@ -118,6 +121,10 @@ def _fit(args):
 
     X, y = read_pairs(args.pairs)
     est = EditCostEstimator(model=args.model, n_jobs=args.n_jobs)
+    if args.corrector:
+        return _fit_corrector(args, est, X, y)
+    if args.lexicon:
+        raise ValueError("--lexicon is for --corrector (costs alone have no lexicon)")
     if args.k == K_AUTO:
         if len(X) < args.cv:
             raise ValueError(f"--k auto needs at least --cv={args.cv} pairs, got {len(X)}")
@@ -165,6 +172,37 @@ def _fit(args):
 
         plot_costs(est).savefig(args.plot, dpi=120)
         _say(args, f"wrote {args.plot}")
+    return 0
+
+
+def _fit_corrector(args, est, X, y):
+    """``fit --corrector``: a whole OCRCorrector learned from line pairs, saved as JSON."""
+    from .correction import OCRCorrector
+
+    if args.k != K_AUTO:
+        est.set_params(k=args.k)
+    lexicon = read_lines(args.lexicon, "the lexicon") if args.lexicon else "english"
+    corrector = OCRCorrector(est, lexicon=lexicon, n_jobs=args.n_jobs)
+    bar = progress(1, "fitting the corrector", args.quiet)
+    try:
+        corrector.fit(X, y)
+        bar.update()
+    finally:
+        bar.close()
+    corrector.save(args.output)
+    confidence = corrector.confidence_
+    _say(
+        args,
+        f"learned a corrector from {len(X)} line pairs: costs over "
+        f"{len(corrector.estimator_.vocabulary_)} characters (k = {est.k:g}), "
+        f"{len(corrector.lexicon_)} lexicon words, a trigram language model, and "
+        + (
+            f"the confidence of changes from {confidence.n_changes_} held-out changes"
+            if confidence is not None
+            else "no confidence of changes (too few held-out changes: every change is made)"
+        ),
+        f"wrote {args.output}; use it with: skocrcost correct --model {args.output} FILE",
+    )
     return 0
 
 
@@ -219,33 +257,8 @@ CORRECT_BATCH = 500
 
 
 def _correct(args):
-    try:
-        from sklearn.frozen import FrozenEstimator
-    except ImportError:
-        raise ImportError("skocrcost correct needs scikit-learn >= 1.6") from None
-    from . import _persist
-    from .correction import OCRCorrector
-    from .datasets import PRETRAINED, pretrained
-    from .estimator import EditCostEstimator
-
-    lexicon = read_lines(args.lexicon, "the lexicon") if args.lexicon else "english"
-    data = None if args.model in PRETRAINED else _persist.read_json(args.model)
-    if data is not None and _persist.ESTIMATOR_KEY not in data:
-        raise ValueError(
-            f"{args.model} holds costs only; correct needs an estimator file "
-            "(from 'skocrcost fit' or EditCostEstimator.save), for the channel's scale"
-        )
-    costs = pretrained(args.model) if data is None else EditCostEstimator.load(args.model)
+    corrector = _corrector_for(args)
     text = read_text(args.file)
-    # The costs come from the model file as they are (frozen): the line pairs, if any,
-    # teach the language model, the word prior, the rules and the confidence of changes.
-    corrector = OCRCorrector(FrozenEstimator(costs), lexicon=lexicon, n_jobs=args.n_jobs)
-    if args.pairs:
-        X, y = read_pairs(args.pairs)
-    else:  # every word missing from the lexicon is replaced, lexicon words kept
-        X = y = lexicon if args.lexicon else ["the"]
-        corrector.set_params(reject_margin=None, min_confidence=None, language_model=None)
-    corrector.fit(X, y)
     lines = text.split("\n")
     batches = range(0, len(lines), CORRECT_BATCH)
     bar = progress(len(batches), "correcting", args.quiet or len(batches) < 2, unit="batch")
@@ -257,6 +270,49 @@ def _correct(args):
     finally:
         bar.close()
     return 0
+
+
+def _corrector_for(args):
+    """The corrector ``correct`` runs: a shipped or saved one, or one fitted on --pairs."""
+    from . import _persist
+    from .correction import OCRCorrector
+    from .correction._persist import KEY
+    from .datasets import PRETRAINED, PRETRAINED_CORRECTORS, pretrained, pretrained_corrector
+    from .estimator import EditCostEstimator
+
+    shipped = args.model in PRETRAINED_CORRECTORS or args.model in PRETRAINED
+    data = None if shipped else _persist.read_json(args.model)
+    if not args.pairs:
+        if args.lexicon:
+            raise ValueError(
+                "--lexicon needs --pairs: a fitted corrector has its lexicon's search "
+                "index built in; give line pairs to fit one on your lexicon"
+            )
+        if shipped:
+            corrector = pretrained_corrector(args.model)
+        elif KEY in data:
+            corrector = OCRCorrector.load(args.model)
+        else:
+            raise ValueError(
+                f"{args.model} holds costs only: give --pairs to learn the rest of a "
+                "corrector, or a corrector file from 'skocrcost fit --corrector'"
+            )
+        return corrector.set_params(n_jobs=args.n_jobs)
+    try:
+        from sklearn.frozen import FrozenEstimator
+    except ImportError:
+        raise ImportError("skocrcost correct --pairs needs scikit-learn >= 1.6") from None
+    if data is not None and _persist.ESTIMATOR_KEY not in data:
+        raise ValueError(
+            f"{args.model} holds no estimator; --pairs needs costs from 'skocrcost fit' "
+            "or EditCostEstimator.save (for the channel's scale)"
+        )
+    costs = pretrained(args.model) if shipped else EditCostEstimator.load(args.model)
+    lexicon = read_lines(args.lexicon, "the lexicon") if args.lexicon else "english"
+    # The costs come from the model file as they are (frozen): the line pairs teach the
+    # language model, the word prior, the rules and the confidence of changes.
+    corrector = OCRCorrector(FrozenEstimator(costs), lexicon=lexicon, n_jobs=args.n_jobs)
+    return corrector.fit(*read_pairs(args.pairs))
 
 
 def _demo(args):
@@ -299,6 +355,15 @@ def build_parser():
     fit.add_argument("--cv", type=int, default=5, help="folds for --k auto (default 5)")
     fit.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
     fit.add_argument("--plot", metavar="PNG", help="also draw the learned costs (matplotlib)")
+    fit.add_argument(
+        "--corrector",
+        action="store_true",
+        help="learn a whole corrector from line pairs (costs, language model, rules, "
+        "confidence of changes) for 'correct --model'; --k auto then means k = 1",
+    )
+    fit.add_argument(
+        "--lexicon", help="with --corrector: a word list (default: the shipped English words)"
+    )
     fit.set_defaults(func=_fit)
 
     distance = sub.add_parser(
@@ -341,11 +406,13 @@ def build_parser():
         parents=[common],
         help="correct a text line by line (text in, text out)",
         description="Correct FILE (or stdin) line by line with OCRCorrector's line decoder "
-        "(learned edit costs, a language model, the lexicon) and write it to stdout, "
-        "spacing and line ends kept. With --pairs (OCR<TAB>truth line pairs; a token pair "
-        "is a line of one word) the language model, word frequencies, rules and the "
-        "confidence of changes are learned from them; without, every lexicon word is "
-        "equally likely and every word missing from the lexicon is replaced.",
+        "(learned edit costs, a language model, the lexicon, the confidence of changes) "
+        "and write it to stdout, spacing and line ends kept. By default the shipped "
+        "corrector for English historical print (pretrained_corrector) does it; --model "
+        "takes a corrector file from 'skocrcost fit --corrector' or OCRCorrector.save. "
+        "With --pairs (OCR<TAB>truth line pairs; a token pair is a line of one word) a "
+        "corrector is fitted first: costs from --model (a cost file or a shipped name), "
+        "the language model, word frequencies, rules and confidence from the pairs.",
     )
     correct.add_argument("file", metavar="FILE", nargs="?", default="-", help="default: stdin")
     correct.add_argument(
@@ -354,7 +421,8 @@ def build_parser():
     correct.add_argument(
         "--model",
         default="en-historical",
-        help="an estimator file from 'fit' or save(), or a shipped model (default: en-historical)",
+        help="a corrector file ('fit --corrector', OCRCorrector.save), with --pairs a cost "
+        "file ('fit', EditCostEstimator.save), or a shipped model (default: en-historical)",
     )
     correct.add_argument("--pairs", help="line pairs to learn the corrector's context from")
     correct.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")

@@ -651,6 +651,10 @@ class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixi
             Store ``references_`` (the columns of :meth:`transform`); they can
             be large, since by default they are every distinct truth string.
         """
+        _persist.write_json(self._to_json(include_references), path)
+
+    def _to_json(self, include_references=True):
+        """What :meth:`save` writes, as a dict."""
         check_is_fitted(self)
         params = self.get_params(deep=False)
         for old in RENAMED_PARAMS:  # saved under the new names
@@ -674,7 +678,7 @@ class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixi
                 [s, t, c.item() if hasattr(c, "item") else c, int(n)]
                 for (s, t), c, n in zip(*self._rules, strict=True)
             ]
-        _persist.write_json({**self.metric_.to_dict(), _persist.ESTIMATOR_KEY: state}, path)
+        return {**self.metric_.to_dict(), _persist.ESTIMATOR_KEY: state}
 
     @classmethod
     def load(cls, path):
@@ -691,8 +695,11 @@ class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixi
         >>> back.metric_ == est.metric_, back.score(["tbe"], ["the"]) == est.score(["tbe"], ["the"])
         (True, True)
         """
-        data = _persist.read_json(path)
-        where = os.fspath(path)
+        return cls._from_json(_persist.read_json(path), os.fspath(path))
+
+    @classmethod
+    def _from_json(cls, data, where):
+        """The estimator of :meth:`_to_json`'s dict ``data``; ``where`` names it in errors."""
         state = data.get(_persist.ESTIMATOR_KEY)
         if not isinstance(state, dict):
             raise ValueError(

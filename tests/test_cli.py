@@ -9,7 +9,7 @@ from conftest import require_module, run_skocrcost
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import EditCostEstimator, WeightedLevenshtein, cli, plot_costs, pretrained
-from skocrcost.datasets import load_icdar2017_sample
+from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 
 
 @pytest.fixture(scope="module")
@@ -258,15 +258,36 @@ def test_correct_fixes_words_and_keeps_everything_else(tmp_path, capsys):
     fixer.fit([a for a, _ in pairs], [b for _, b in pairs])
     assert out == "\n".join(fixer.predict(CORRECT_TEXT.split("\n")))
     assert out == "The It was of the cow, in Cambridge.\nSmyth 1852 xyz\n"
-    # Without pairs, every word missing from the lexicon is replaced.
-    assert cli.main(args) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("The It was of the cow, in Cambridge.\n") and out.endswith("\n")
-    last = out.splitlines()[1].split()
-    assert last[1] == "1852" and last[0] in CORRECT_WORDS and last[2] in CORRECT_WORDS
-    # Without a lexicon, the shipped English words.
+    # Without pairs or a model: the shipped corrector, as pretrained_corrector() corrects.
     assert cli.main(["correct", str(tmp_path / "page.txt")]) == 0
-    assert "was of the cow, in Cambridge.\n" in capsys.readouterr().out
+    shipped = pretrained_corrector().predict(CORRECT_TEXT.split("\n"))
+    assert capsys.readouterr().out == "\n".join(shipped)
+    # Confident changes made, doubtful ones (a rare word from a digit) left alone.
+    assert shipped[0].startswith("The ") and " was of the " in shipped[0]
+
+
+def test_fit_corrector_then_correct_with_it(tmp_path, capsys):
+    from skocrcost import OCRCorrector
+
+    X, y = load_icdar2017_sample("lines")
+    pairs = tmp_path / "lines.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for a, b in zip(X[:1500], y[:1500])), encoding="utf-8")
+    page = tmp_path / "page.txt"
+    lines = [x for x, t in zip(X[1500:], y[1500:]) if x != t][:40]  # each has an error
+    page.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    model = tmp_path / "corrector.json.gz"
+    assert cli.main(["fit", str(pairs), "-o", str(model), "--corrector"]) == 0
+    out = capsys.readouterr().out
+    assert "learned a corrector from 1500 line pairs" in out and str(model) in out
+    assert cli.main(["correct", str(page), "--model", str(model)]) == 0
+    corrected = capsys.readouterr().out
+    fitted = OCRCorrector().fit(X[:1500], y[:1500])  # what the file holds, fitted here
+    assert corrected == "\n".join(fitted.predict([*lines, ""]))
+    assert corrected != page.read_text(encoding="utf-8")  # it changed something
+    # A corrector file is not a cost file: --pairs needs costs.
+    args = ["correct", str(page), "--model", str(model), "--pairs", str(pairs)]
+    assert cli.main(args) == 1
+    assert "holds no estimator" in capsys.readouterr().err
 
 
 def test_correct_streams_a_long_text_in_batches_of_lines(tmp_path, capsys, monkeypatch):
@@ -281,19 +302,19 @@ def test_correct_streams_a_long_text_in_batches_of_lines(tmp_path, capsys, monke
 
 def test_correct_reads_stdin_and_refuses_bad_input(tmp_path, capsys):
     _correct_files(tmp_path)
-    run = run_skocrcost("correct", "--lexicon", "words.txt", cwd=tmp_path, input="tbe c0w\n")
+    run = run_skocrcost("correct", cwd=tmp_path, input="tbe Church of Englaud\n")
     assert run.returncode == 0, run.stderr
-    assert run.stdout == "the cow\n"
+    assert run.stdout == "the Church of England\n"
     (tmp_path / "bad.json").write_text("[]")
     WeightedLevenshtein().save(tmp_path / "costs.json")
     for args, match in (
-        (["--lexicon", str(tmp_path / "missing.txt")], "missing.txt"),
-        (["--lexicon", str(tmp_path / "words.txt"), "--model", str(tmp_path / "bad.json")],
-         "not an object"),
+        (["--lexicon", str(tmp_path / "missing.txt"), "--pairs", str(tmp_path / "tokens.tsv")],
+         "missing.txt"),
+        (["--model", str(tmp_path / "bad.json")], "not an object"),
         (["--lexicon", str(tmp_path / "words.txt"), "--pairs", str(tmp_path / "page.txt")],
          "expected 'OCR<TAB>truth'"),
-        (["--lexicon", str(tmp_path / "words.txt"), "--model", str(tmp_path / "costs.json")],
-         "holds costs only"),
+        (["--model", str(tmp_path / "costs.json")], "holds costs only"),
+        (["--lexicon", str(tmp_path / "words.txt")], "--lexicon needs --pairs"),
     ):  # fmt: skip
         assert cli.main(["correct", str(tmp_path / "page.txt"), *args]) == 1
         err = capsys.readouterr().err

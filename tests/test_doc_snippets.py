@@ -21,8 +21,7 @@ PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 PAGES = [p for p in PAGES if "_build" not in p.parts]
 
 # Pages whose snippets fail at present: rewritten by the corrector work.
-KNOWN_BROKEN = {
-}
+KNOWN_BROKEN = {}
 # Pages that need an optional extra: the module to import.
 NEEDS = {"docs/dask.md": "distributed"}
 NOT_RUN = "# not run:"

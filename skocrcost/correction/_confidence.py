@@ -23,6 +23,7 @@ import numpy as np
 
 from ..metrics import WeightedLevenshtein
 from ._tokens import correctable, split_core, split_token
+from ._trees import BoostedTrees
 
 _UNIT = WeightedLevenshtein()
 _SENTENCE_END = ".!?:;\"'\u201d\u2019"
@@ -253,9 +254,10 @@ class ChangeConfidence:
         if len(labels) >= self.MIN_CHANGES and 0 < labels.sum() < len(labels):
             from sklearn.ensemble import HistGradientBoostingClassifier
 
-            self.model_ = HistGradientBoostingClassifier(
+            model = HistGradientBoostingClassifier(
                 max_iter=200, learning_rate=0.05, max_leaf_nodes=15, random_state=0
             ).fit(self.features.rows(sequences, corrected, spans), labels)
+            self.model_ = BoostedTrees.from_classifier(model)  # arrays: savable without pickle
         return self
 
     def predict_proba(self, sequences, corrected, spans):
@@ -265,7 +267,7 @@ class ChangeConfidence:
         if self.model_ is None:  # the changes all helped, or none did
             return np.full(len(spans), self.helpful_share_)
         rows = self.features.rows(sequences, corrected, spans)
-        return self.model_.predict_proba(rows)[:, 1]
+        return self.model_.predict_proba(rows)
 
     def review(self, sequences, corrected, threshold, record=None):
         """``corrected`` with the changes below ``threshold`` taken back (None: none).

@@ -26,6 +26,7 @@ from ..estimator import EditCostEstimator
 from ..lm import KatzBackoffLM
 from ..metrics import WeightedLevenshtein
 from ..neighbors import EditDistanceNeighbors
+from . import _persist
 from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import NoisyChannelDecoder
@@ -511,7 +512,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             in_lexicon = set(lexicon)
         estimator = clone(self.estimator if self.estimator is not None else EditCostEstimator())
         estimator.fit(X, y)
-        neighbors = EditDistanceNeighbors(metric=estimator, n_jobs=self.n_jobs).fit(lexicon)
         language_model = None
         if self.language_model is not None:
             # A clone, so that GridSearchCV can tune language_model__discount.
@@ -521,34 +521,42 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             language_model = lm.fit(sentences, None)
 
         counts = np.array([truth_counts.get(w, 0) for w in lexicon], dtype=float)
-        candidate_indexes = self._candidate_indexes(neighbors, lexicon, counts > 0)
         log_prior = np.log(counts + 1.0) - math.log(counts.sum() + len(lexicon))
         n_oov = len(y) - int(counts.sum())
-        log_oov = math.log((n_oov + 1.0) / (len(y) + 2.0))
         outside = [w for w in y if w not in in_lexicon]
-        spelling = _Spelling(outside or y)  # what words missing from the lexicon look like
-        variants = SpellingVariants(estimator).fit(y, lexicon)
-        surface = SurfaceRules(X_seq, y_seq, in_lexicon)
-        real_word_counts = _real_word_counts(X, y, in_lexicon)
         channel = getattr(estimator, "channel_", None)
-        scale = float(channel.normaliser) if channel is not None else 1.0
-
         confidence = self._fit_confidence(X_seq, y_seq) if self.min_confidence is not None else None
+        return self._set_fitted(
+            estimator=estimator,
+            lexicon=lexicon,
+            log_prior=log_prior,
+            seen=np.flatnonzero(counts > 0),
+            language_model=language_model,
+            log_oov=math.log((n_oov + 1.0) / (len(y) + 2.0)),
+            spelling=_Spelling(outside or y),  # what words missing from the lexicon look like
+            variants=SpellingVariants(estimator).fit(y, lexicon),
+            surface_rules=SurfaceRules(X_seq, y_seq, in_lexicon),
+            real_word_counts=_real_word_counts(X, y, in_lexicon),
+            mixed_case_prior=mixed_case_prior,
+            scale=float(channel.normaliser) if channel is not None else 1.0,
+            confidence=confidence,
+        )
 
-        # Every fitted attribute at the end: a failed refit keeps the previous state.
+    def _set_fitted(self, *, estimator, lexicon, log_prior, seen, confidence, **parts):
+        """Set every fitted attribute, from the learned parts (by fit, or read by load);
+        the lexicon's search indexes are built here.  All at the end: a failed refit
+        keeps the previous state."""
+        neighbors = EditDistanceNeighbors(metric=estimator, n_jobs=self.n_jobs).fit(lexicon)
+        is_seen = np.zeros(len(lexicon), dtype=bool)
+        is_seen[seen] = True
+        candidate_indexes = self._candidate_indexes(neighbors, lexicon, is_seen)
         self.estimator_ = estimator
         self.lexicon_ = lexicon
         self.neighbors_ = neighbors
         self._candidate_indexes_ = candidate_indexes
-        self.language_model_ = language_model
         self.log_prior_ = log_prior
-        self.log_oov_ = log_oov
-        self.spelling_ = spelling
-        self.variants_ = variants
-        self.surface_rules_ = surface
-        self.real_word_counts_ = real_word_counts
-        self.mixed_case_prior_ = mixed_case_prior
-        self.scale_ = scale
+        for name, value in parts.items():
+            setattr(self, f"{name}_", value)
         self._caches_ = {}
         if confidence is not None:
             confidence.features = self._change_features()  # this corrector's parts
@@ -856,6 +864,41 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         decoder._cache, decoder._variant_cache, decoder._lm_cache = shared
         return decoder
 
+    def save(self, path):
+        """Write the fitted corrector to a JSON file (gzip-compressed if ``path`` ends in ``.gz``).
+
+        Every learned part is stored as numbers, strings and arrays: loading runs
+        no code from the file (unlike a pickle), so a corrector file can be
+        shared.  A lexicon built on the shipped English words (the default) is
+        stored as the words the training truth added or ranked, not the whole list.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+        """
+        check_is_fitted(self)
+        _persist.save(self, path, english_words)
+
+    @classmethod
+    def load(cls, path):
+        """Read a corrector written by :meth:`save`: it corrects exactly as the saved one.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from skocrcost import OCRCorrector
+        >>> from skocrcost.datasets import load_icdar2017_sample
+        >>> X, y = load_icdar2017_sample("lines")
+        >>> corrector = OCRCorrector(min_confidence=None).fit(X[:300], y[:300])
+        >>> path = os.path.join(tempfile.mkdtemp(), "corrector.json.gz")
+        >>> corrector.save(path)
+        >>> back = OCRCorrector.load(path)
+        >>> line = "tbe Church of Englaud"
+        >>> back.correct(line) == corrector.correct(line)
+        True
+        """
+        return _persist.load(cls, path, english_words)
+
     def __setstate__(self, state):
         # A corrector pickled before min_confidence existed learned no confidence.
         state.setdefault("min_confidence", None)
@@ -949,9 +992,14 @@ def _english_lexicon(truth_sequences):
     frequent in the truth first (ties: the word list's order)."""
     counts = Counter(w for seq in truth_sequences for w in lm_sentence(" ".join(seq)))
     frequent = [w for w, n in counts.items() if n >= 2 and any(c.isalpha() for c in w)]
-    words = dict.fromkeys(w.lower() for w in load_english_words())
+    words = dict.fromkeys(english_words())
     words.update(dict.fromkeys(frequent))
     return sorted(words, key=lambda w: -counts.get(w, 0))
+
+
+def english_words():
+    """The shipped English words, lower-cased, each once, in the list's order."""
+    return list(dict.fromkeys(w.lower() for w in load_english_words()))
 
 
 def spread_blocks(indices, n, block):

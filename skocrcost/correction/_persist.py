@@ -1,0 +1,330 @@
+"""A fitted OCRCorrector as one JSON file: numbers, strings and arrays, never pickle.
+
+Loading runs no code from the file: each part is rebuilt by its own class from
+plain data (lists, dicts, base64 arrays of a stated dtype), so a corrector file
+from an untrusted source can at worst be refused.  What can be recomputed from
+the rest (the lexicon's search indexes, the word prior) is recomputed.
+
+Layout: ``{"skocrcost_corrector": FORMAT_VERSION, "params", "estimator", "lexicon",
+"prior_counts", "language_model", "spelling", "variants", "surface_rules",
+"confidence", ...}``; gzip-compressed when the path ends in ``.gz``.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import os
+from collections import Counter
+
+import numpy as np
+
+from .. import _persist
+from ..estimator import EditCostEstimator
+from ..lm import KatzBackoffLM, _Level
+from ._confidence import ChangeConfidence
+from ._priors import _Spelling
+from ._rules import SurfaceRules
+from ._trees import FIELDS, BoostedTrees
+from ._variants import SpellingVariants
+
+KEY = "skocrcost_corrector"
+FORMAT_VERSION = 1
+_DTYPES = ("<f8", "<i8", "<i4", "<u4", "|u1", "|b1")  # the only dtypes an array may have
+_STEP_DTYPES = ("|u1", "<u2", "<u4", "<u8")
+
+
+def _b64(array):
+    """``[dtype, shape, base64 of the little-endian bytes]``."""
+    array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+    return [array.dtype.str, list(array.shape), base64.b64encode(array.tobytes()).decode("ascii")]
+
+
+# -- plain data, tagged where JSON has no type of its own ----------------------------------
+def encode(value):
+    """``value`` (None, bool, int, float, str, list, tuple, set, dict, Counter,
+    ndarray, nested) as JSON-ready data; TypeError for anything else."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"$float": repr(value)}
+    if isinstance(value, np.generic):
+        return encode(value.item())
+    if isinstance(value, np.ndarray):
+        dtype = value.dtype.newbyteorder("<") if value.dtype.byteorder == ">" else value.dtype
+        if dtype.str not in _DTYPES:
+            raise TypeError(f"cannot save an array of dtype {value.dtype}")
+        if dtype.kind in "iu" and value.ndim == 1 and len(value) > 1:
+            steps = np.diff(value.astype(np.int64))
+            if steps.min() >= 0:  # sorted keys: their steps are small and compress well
+                small = np.min_scalar_type(int(steps.max()))
+                return {"$steps": [dtype.str, int(value[0]), _b64(steps.astype(small))]}
+        return {"$array": _b64(value.astype(dtype))}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"$tuple": [encode(v) for v in value]}
+    if isinstance(value, (set, frozenset)):
+        return {"$set": [encode(v) for v in value]}
+    if isinstance(value, Counter):
+        return {"$counter": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, dict):
+        return {"$dict": [[encode(k), encode(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot save a {type(value).__name__}")
+
+
+def decode(data):
+    """The value :func:`encode` gave ``data`` for; ValueError for anything else."""
+    if data is None or isinstance(data, (bool, int, float, str)):
+        return data
+    if isinstance(data, list):
+        return [decode(v) for v in data]
+    if not isinstance(data, dict) or len(data) != 1:
+        raise ValueError(f"unexpected {type(data).__name__} in a corrector file")
+    ((tag, body),) = data.items()
+    if tag == "$float" and body in ("inf", "-inf", "nan"):
+        return float(body)
+    if tag == "$array":
+        dtype, shape, text = body
+        if dtype not in _DTYPES:
+            raise ValueError(f"unexpected array dtype {dtype!r} in a corrector file")
+        return np.frombuffer(base64.b64decode(text), dtype=dtype).reshape(shape).copy()
+    if tag == "$steps":
+        dtype, first, (step_dtype, _, text) = body[0], body[1], body[2]
+        if dtype not in _DTYPES or step_dtype not in _STEP_DTYPES:
+            raise ValueError(f"unexpected array dtype {dtype!r} in a corrector file")
+        steps = np.frombuffer(base64.b64decode(text), dtype=step_dtype).astype(np.int64)
+        return np.concatenate([[first], first + np.cumsum(steps)]).astype(dtype)
+    if tag == "$tuple":
+        return tuple(decode(v) for v in body)
+    if tag == "$set":
+        return {decode(v) for v in body}
+    if tag in ("$counter", "$dict"):
+        pairs = ((decode(k), decode(v)) for k, v in body)
+        return Counter(dict(pairs)) if tag == "$counter" else dict(pairs)
+    raise ValueError(f"unexpected tag {tag!r} in a corrector file")
+
+
+def _unfrozen(estimator):
+    """The estimator inside a ``sklearn.frozen.FrozenEstimator`` (costs used as they are)."""
+    inner = getattr(estimator, "estimator", None)
+    return inner if isinstance(inner, EditCostEstimator) else estimator
+
+
+def _state(obj, names):
+    return {name: encode(getattr(obj, name)) for name in names}
+
+
+def _rebuilt(cls, state, names):
+    """An instance of ``cls`` with the attributes ``names`` taken from ``state``."""
+    obj = cls.__new__(cls)
+    for name in names:
+        setattr(obj, name, decode(state[name]))
+    return obj
+
+
+# -- the parts -------------------------------------------------------------------------------
+RULE_TABLES = (
+    "lead", "trail", "_trail_seen", "trail_any", "case", "_case_seen", "case_any", "spacing",
+    "_spacing_seen", "spacing_any", "join", "capitals", "hyphen", "written",
+)  # fmt: skip
+LM_FIELDS = ("context_keys", "total", "discount", "alpha", "rest", "keys", "counts")
+
+
+def _lm_to_json(lm):
+    if lm is None:
+        return None
+    words = sorted(lm.vocabulary_, key=lm.vocabulary_.get)
+    return {
+        "params": lm.get_params(),
+        "words": words,
+        "n_tokens": lm.n_tokens_,
+        "levels": [_state(level, LM_FIELDS) for level in lm._levels],
+    }
+
+
+def _lm_from_json(state):
+    if state is None:
+        return None
+    lm = KatzBackoffLM(**state["params"])
+    lm.vocabulary_ = {w: i for i, w in enumerate(state["words"])}
+    lm._levels = [_Level(**{f: decode(level[f]) for f in LM_FIELDS}) for level in state["levels"]]
+    lm.n_tokens_ = int(state["n_tokens"])
+    lm.n_ngrams_ = [len(level.keys) for level in lm._levels]
+    lm._fitted_order = len(lm._levels)
+    return lm
+
+
+def _variants_to_json(variants):
+    if variants is None:
+        return None
+    return {
+        "estimator": _unfrozen(variants.estimator_)._to_json(include_references=False),
+        **_state(variants, ("pairs", "normaliser", "log_share")),
+    }
+
+
+def _variants_from_json(state, where):
+    if state is None:
+        return None
+    variants = _rebuilt(SpellingVariants, state, ("pairs", "normaliser", "log_share"))
+    variants.estimator_ = EditCostEstimator._from_json(state["estimator"], where)
+    variants.estimator = EditCostEstimator(**variants.estimator_.get_params())
+    variants.metric = variants.estimator_.metric_
+    return variants
+
+
+def _confidence_to_json(confidence):
+    if confidence is None:
+        return None
+    model = confidence.model_
+    trees = None if model is None else [_state_of_tree(t) for t in model.trees]
+    return {
+        "n_changes": confidence.n_changes_,
+        "helpful_share": encode(confidence.helpful_share_),
+        "baseline": None if model is None else model.baseline,
+        "trees": trees,
+    }
+
+
+def _state_of_tree(tree):
+    return {name: encode(tree[name]) for name in FIELDS}
+
+
+def _confidence_from_json(state):
+    if state is None:
+        return None
+    confidence = ChangeConfidence(None)  # its features: the corrector's parts, set on load
+    confidence.n_changes_ = int(state["n_changes"])
+    confidence.helpful_share_ = decode(state["helpful_share"])
+    confidence.model_ = None
+    if state["trees"] is not None:
+        trees = [{name: decode(t[name]) for name in FIELDS} for t in state["trees"]]
+        confidence.model_ = BoostedTrees(state["baseline"], trees)
+    return confidence
+
+
+# -- the corrector ---------------------------------------------------------------------------
+def corrector_to_json(corrector, english_words):
+    """The fitted ``corrector`` as JSON-ready data (see the module docstring).
+
+    ``english_words``: a function giving the shipped word list, lower-cased and
+    deduplicated in order; a lexicon built on it (``lexicon="english"``) is stored
+    as the words that come before the list's own order, not as the whole list.
+    """
+    params = corrector.get_params(deep=False)
+    params["estimator"] = None if params["estimator"] is None else "clone of estimator_"
+    lm = params["language_model"]
+    if lm is not None and not isinstance(lm, str):
+        params["language_model"] = {"KatzBackoffLM": lm.get_params()}
+    lexicon = corrector.lexicon_
+    if params["lexicon"] is not None and not isinstance(params["lexicon"], str):
+        params["lexicon"] = "lexicon_"
+    stored = {"words": lexicon}
+    if params["lexicon"] == "english":
+        english = english_words()
+        head = _head(lexicon, english)
+        if _english_lexicon_from(head, english) == lexicon:
+            stored = {"english_after": head}
+    return {
+        KEY: FORMAT_VERSION,
+        "params": encode(params),
+        "estimator": _unfrozen(corrector.estimator_)._to_json(include_references=False),
+        "lexicon": stored,
+        "log_prior": encode(corrector.log_prior_),
+        # Whether the decoder also searches the lexicon words the truth had (those
+        # above the least prior, which every word the truth lacked has).
+        "seen_index": corrector._candidate_indexes_["seen_neighbors"] is not None,
+        "log_oov": corrector.log_oov_,
+        "language_model": _lm_to_json(corrector.language_model_),
+        "spelling": _state(corrector.spelling_, ("pairs", "contexts", "n_outcomes")),
+        "variants": _variants_to_json(corrector.variants_),
+        "surface_rules": _state(corrector.surface_rules_, RULE_TABLES),
+        "real_word_counts": encode(corrector.real_word_counts_),
+        "mixed_case_prior": corrector.mixed_case_prior_,
+        "scale": corrector.scale_,
+        "confidence": _confidence_to_json(corrector.confidence_),
+    }
+
+
+def _head(lexicon, english_words):
+    """The words of ``lexicon`` before its longest end that follows the order of
+    ``english_words`` (the words the truth did not have, in a lexicon built on them)."""
+    j = len(lexicon) - 1
+    for word in reversed(english_words):
+        if j >= 0 and lexicon[j] == word:
+            j -= 1
+    return lexicon[: j + 1]
+
+
+def _english_lexicon_from(head, english_words):
+    """``head`` (the lexicon words the truth had, most frequent first), then the
+    rest of the English words in their order."""
+    first = set(head)
+    return list(head) + [w for w in english_words if w not in first]
+
+
+def corrector_from_json(cls, data, where, english_words):
+    """The fitted corrector of :func:`corrector_to_json`'s ``data``."""
+    if not isinstance(data, dict) or data.get(KEY) != FORMAT_VERSION:
+        found = data.get(KEY) if isinstance(data, dict) else None
+        raise ValueError(
+            f"{where} is not a corrector file of format {FORMAT_VERSION} "
+            f"(found {KEY}={found!r}); write one with OCRCorrector.save"
+        )
+    try:
+        return _corrector(cls, data, where, english_words)
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise ValueError(f"{where}: a corrector file with a bad part ({exc!r})") from None
+
+
+def _corrector(cls, data, where, english_words):
+    params = decode(data["params"])
+    estimator = EditCostEstimator._from_json(data["estimator"], where)
+    stored = data["lexicon"]
+    if "english_after" in stored:
+        lexicon = _english_lexicon_from(stored["english_after"], english_words())
+    else:
+        lexicon = list(stored["words"])
+    if params["estimator"] is not None:
+        params["estimator"] = EditCostEstimator(**estimator.get_params())
+    if isinstance(params["language_model"], dict):
+        params["language_model"] = KatzBackoffLM(**params["language_model"]["KatzBackoffLM"])
+    if params["lexicon"] == "lexicon_":
+        params["lexicon"] = lexicon
+    unknown = set(params) - set(cls().get_params(deep=False))
+    if unknown:
+        raise ValueError(f"{where}: unknown parameters {sorted(unknown)}")
+    corrector = cls(**params)
+    log_prior = decode(data["log_prior"])
+    if len(log_prior) != len(lexicon):
+        raise ValueError(f"{where}: {len(log_prior)} word priors for {len(lexicon)} words")
+    if data["seen_index"]:
+        seen = np.flatnonzero(log_prior > log_prior.min())
+    else:
+        seen = np.arange(len(lexicon))
+    corrector._set_fitted(
+        estimator=estimator,
+        lexicon=lexicon,
+        log_prior=log_prior,
+        seen=seen,
+        language_model=_lm_from_json(data["language_model"]),
+        log_oov=float(data["log_oov"]),
+        spelling=_rebuilt(_Spelling, data["spelling"], ("pairs", "contexts", "n_outcomes")),
+        variants=_variants_from_json(data["variants"], where),
+        surface_rules=_rebuilt(SurfaceRules, data["surface_rules"], RULE_TABLES),
+        real_word_counts=decode(data["real_word_counts"]),
+        mixed_case_prior=float(data["mixed_case_prior"]),
+        scale=float(data["scale"]),
+        confidence=_confidence_from_json(data["confidence"]),
+    )
+    return corrector
+
+
+def save(corrector, path, english_words):
+    _persist.write_json(corrector_to_json(corrector, english_words), path)
+
+
+def load(cls, path, english_words):
+    data = _persist.read_json(path)
+    return corrector_from_json(cls, data, os.fspath(path), english_words)

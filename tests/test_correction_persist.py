@@ -1,0 +1,183 @@
+"""A fitted OCRCorrector saved as JSON and read back corrects exactly as before."""
+
+import gzip
+import json
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.ensemble import HistGradientBoostingClassifier
+
+from skocrcost import KatzBackoffLM, OCRCorrector
+from skocrcost.correction._persist import decode, encode
+from skocrcost.correction._trees import BoostedTrees
+from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_icdar2017_sample("lines")
+
+
+@pytest.fixture(scope="module")
+def fitted(sample):
+    X, y = sample
+    return OCRCorrector(variant_weight=1.0).fit(X[:1500], y[:1500])
+
+
+def held_out_text(sample):
+    X, y = sample
+    return "\n".join(x for x, t in zip(X[1500:], y[1500:], strict=True) if x != t)
+
+
+def test_a_saved_corrector_corrects_as_the_fitted_one(fitted, sample, tmp_path):
+    assert fitted.confidence_ is not None and fitted.confidence_.model_ is not None
+    assert fitted.variants_ is not None and fitted.language_model_ is not None
+    path = tmp_path / "corrector.json.gz"
+    fitted.save(path)
+    back = OCRCorrector.load(path)
+    text = held_out_text(sample)
+    got, changes = back.correct(text, return_confidence=True)
+    want, want_changes = fitted.correct(text, return_confidence=True)
+    assert got == want and changes == want_changes  # confidences equal bit for bit
+    assert sum(c.applied for c in changes) > 10 and not all(c.applied for c in changes)
+    assert back.lexicon_ == fitted.lexicon_
+    np.testing.assert_array_equal(back.log_prior_, fitted.log_prior_)
+    assert back.get_params()["lexicon"] == "english"
+    assert back.language_model_.n_ngrams_ == fitted.language_model_.n_ngrams_
+    # The shipped words are not stored: only the ones the truth ranked first.
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        stored = json.load(f)["lexicon"]
+    assert set(stored) == {"english_after"} and len(stored["english_after"]) < 20_000
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"lexicon": None, "language_model": None, "min_confidence": None},
+        {"language_model": KatzBackoffLM(order=2, discount=0.7), "reject_margin": None},
+    ],
+    ids=["truth lexicon, no LM, no confidence", "bigram LM"],
+)
+def test_every_kind_of_corrector_round_trips(sample, params, tmp_path):
+    X, y = sample
+    corrector = OCRCorrector(**params).fit(X[:600], y[:600])
+    path = tmp_path / "c.json"
+    corrector.save(path)
+    back = OCRCorrector.load(path)
+    lines = X[600:700]
+    assert list(back.predict(lines)) == list(corrector.predict(lines))
+    want = {k: v for k, v in corrector.get_params().items() if k != "estimator"}
+    got = {k: v for k, v in back.get_params().items() if k != "estimator"}
+    assert repr(got) == repr(want)
+
+
+def test_a_word_list_lexicon_is_stored_whole(tmp_path):
+    words = ["the", "cat", "sat", "mat", "hat"]
+    corrector = OCRCorrector(lexicon=words, min_confidence=None).fit(
+        ["tbe cat", "sat on tbe mat"], ["the cat", "sat on the mat"]
+    )
+    corrector.save(tmp_path / "c.json")
+    back = OCRCorrector.load(tmp_path / "c.json")
+    assert back.lexicon == back.lexicon_ == corrector.lexicon_
+    assert back.correct("tbe hat") == corrector.correct("tbe hat") == "the hat"
+
+
+def test_bad_files_are_refused_naming_them(fitted, tmp_path):
+    path = tmp_path / "c.json"
+    fitted.save(path)
+    data = json.loads(path.read_text())
+    for change, match in (
+        (lambda d: d.update(skocrcost_corrector=2), "not a corrector file of format 1"),
+        (lambda d: d.pop("language_model"), "bad part"),
+        (lambda d: d.update(log_prior={"$array": ["|O", [1], "AA=="]}), "unexpected array"),
+        (lambda d: d.update(real_word_counts={"$pickle": "x"}), "unexpected tag"),
+        (lambda d: d["params"]["$dict"].append(["colour", 1]), "unknown parameters"),
+    ):
+        bad = json.loads(json.dumps(data))
+        change(bad)
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        with pytest.raises(ValueError, match=match) as exc:
+            OCRCorrector.load(tmp_path / "bad.json")
+        assert "bad.json" in str(exc.value) or match.startswith("unexpected")
+    (tmp_path / "text.json").write_text("not json")
+    with pytest.raises(ValueError, match="text.json"):
+        OCRCorrector.load(tmp_path / "text.json")
+    with pytest.raises(TypeError, match="path"):
+        fitted.save(3)
+
+
+plain = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=3) | st.tuples(st.text(max_size=2)), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(plain)
+def test_plain_data_survives_json(value):
+    assert decode(json.loads(json.dumps(encode(value)))) == value
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array([3, 3, 7, 2**40], dtype=np.int64),  # sorted: stored as steps
+        np.array([5, -1, 2], dtype=np.int64),
+        np.array([0.5, -np.inf, np.nan]),
+        np.array([[1, 0], [0, 1]], dtype=np.uint8),
+        np.array([], dtype=np.float64),
+        np.array([7], dtype=np.uint32),
+    ],
+)
+def test_arrays_survive_json_with_their_dtype(array):
+    back = decode(json.loads(json.dumps(encode(array))))
+    assert back.dtype == array.dtype and back.shape == array.shape
+    np.testing.assert_array_equal(back, array)
+
+
+def test_special_floats_and_counters_survive_json():
+    value = [math.inf, -math.inf, Counter({("a", "b"): 2}), {1, 2}]
+    back = decode(json.loads(json.dumps(encode(value))))
+    assert back[:2] == [math.inf, -math.inf] and back[2] == value[2] and back[3] == {1, 2}
+    assert isinstance(back[2], Counter)
+    assert math.isnan(decode(json.loads(json.dumps(encode(math.nan)))))
+    with pytest.raises(TypeError, match="cannot save a object"):
+        encode(object())
+
+
+def test_boosted_trees_predict_as_the_classifier():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 5))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] > 0.3) ^ (rng.random(600) < 0.1)
+    X[rng.random(X.shape) < 0.1] = np.nan  # missing values take the learned side
+    model = HistGradientBoostingClassifier(max_iter=60, random_state=0).fit(X, y)
+    trees = BoostedTrees.from_classifier(model)
+    X_test = rng.normal(size=(400, 5))
+    X_test[rng.random(X_test.shape) < 0.1] = np.nan
+    np.testing.assert_array_equal(trees.predict_proba(X_test), model.predict_proba(X_test)[:, 1])
+    three = HistGradientBoostingClassifier(max_iter=5).fit(X, rng.integers(0, 3, 600))
+    with pytest.raises(ValueError, match="only binary"):
+        BoostedTrees.from_classifier(three)
+
+
+def test_the_shipped_corrector():
+    corrector = pretrained_corrector()
+    assert corrector.correct("tbe Church of Englaud") == "the Church of England"
+    assert corrector.confidence_ is not None and corrector.language_model_.order == 3
+    with pytest.raises(ValueError, match="name must be one of"):
+        pretrained_corrector("en-modern")
+    with pytest.raises(TypeError, match="name must be one of"):
+        pretrained_corrector(1)
