@@ -1,0 +1,154 @@
+"""The decoder's decisions, score by score, against hand computation on a tiny lexicon.
+
+Fast and exact: these pin each score the beam compares (keeping a lexicon word,
+keeping an unknown word, its recurrences, a spelling variant, changing to a
+candidate) and the priors behind them, so that a changed sign, factor or
+comparison fails here (scripts/mutation.py runs them over the decision logic).
+"""
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from skocrcost import EditDistanceNeighbors
+from skocrcost.correction._decoder import NoisyChannelDecoder
+from skocrcost.correction._priors import (
+    _mixed_case_prior,
+    _real_word_counts,
+    _Spelling,
+    _UnigramPrior,
+)
+
+LEXICON = ["the", "cat", "cot", "hat", "tea"]
+Z = 2.0
+
+
+def decoder(**options):
+    neighbors = EditDistanceNeighbors().fit(LEXICON)  # unit costs
+    return NoisyChannelDecoder(neighbors, Z, **{"n_candidates": 3, **options})
+
+
+def readings(dec, o, mixed=False):
+    dec.candidates([o])
+    r = dec._choose(o, mixed)
+    return dict(zip(r.words, r.scores.tolist(), strict=True)), r
+
+
+def test_keeping_a_lexicon_word_costs_its_real_word_prior():
+    dec = decoder(real_word_prior=0.9)
+    assert dec._keep_known() == pytest.approx(-math.log(0.9) / Z, rel=1e-15)
+    scores, r = readings(dec, "cat")
+    assert r.words[0] == "cat" and r.priced.tolist()[0]  # kept first, priced by the LM
+    change = -math.log1p(-0.9) / Z  # a lexicon word changed: 1 - prior, plus the channel
+    assert scores["cat"] == pytest.approx(-math.log(0.9) / Z)
+    assert scores["cot"] == pytest.approx(1.0 + change)
+    assert scores["hat"] == pytest.approx(1.0 + change)
+    assert scores["cat"] < scores["cot"]
+    # A word's own prior replaces the real-word prior; a prior of 1 never changes it.
+    dec = decoder(real_word_prior=0.9, word_priors={"cat": 0.5})
+    scores, _ = readings(dec, "cat")
+    assert scores["cat"] == pytest.approx(math.log(2) / Z)
+    assert scores["cot"] == pytest.approx(1.0 + math.log(2) / Z)
+    dec = decoder(word_priors={"cat": 1.0})
+    scores, r = readings(dec, "cat")
+    assert r.words == ["cat"] and scores["cat"] == 0.0
+
+
+def test_keeping_an_unknown_word_costs_the_rejection_minus_its_recurrences():
+    dec = decoder(reject_cost=lambda o: 1.5 if o == "thc" else 9.0, recurrence_weight=0.25)
+    dec._counts = Counter({"thc": 4, "cst": 1})
+    assert dec._recurrence("thc") == pytest.approx(0.25 * math.log(4))
+    assert dec._recurrence("cst") == 0.0  # once is no recurrence
+    assert dec._recurrence("zzz") == 0.0
+    assert dec._keep_unknown("thc") == pytest.approx(1.5 - 0.25 * math.log(4))
+    assert dec._keep_unknown("cst") == 9.0
+    scores, r = readings(dec, "thc")
+    assert r.words[0] == "thc" and not r.priced.tolist()[0]  # the LM does not price it
+    assert scores["thc"] == pytest.approx(1.5 - 0.25 * math.log(4))
+    # The 3 nearest candidates (ties: the lexicon's order), each at its channel cost alone.
+    assert r.words == ["thc", "the", "tea", "cat"]
+    assert scores["the"] == 1.0 and scores["tea"] == 2.0 and scores["cat"] == 3.0
+    # A constant rejection cost, and no recurrence weight: recurrences do nothing.
+    dec = decoder(reject_cost=2.0)
+    dec._counts = Counter({"thc": 9})
+    assert dec._keep_unknown("thc") == 2.0
+
+
+def test_a_more_recurrent_unknown_word_is_cheaper_to_keep():
+    dec = decoder(reject_cost=3.0, recurrence_weight=1.0)
+    dec._counts = Counter({"a": 2, "b": 5})
+    assert dec._keep_unknown("b") < dec._keep_unknown("a") < 3.0
+
+
+def test_a_variant_spelling_is_scored_by_its_best_candidate():
+    def variant(o, words):
+        return [0.5 if w == "the" else 4.0 for w in words]
+
+    dec = decoder(variant_cost=variant, variant_offset=0.25, recurrence_weight=1.0)
+    dec._counts = Counter({"thc": 3})
+    lm = np.array([[1.0, 0.0], [2.0, 5.0]])  # two hypotheses, candidates the, cat
+    got = dec._keep_variant("thc", ["the", "cat"], lm)
+    want = np.array([min(0.5 + 1.0, 4.0 + 0.0), min(0.5 + 2.0, 4.0 + 5.0)]) + 0.25
+    np.testing.assert_allclose(got, want - math.log(3), rtol=1e-15)
+    assert decoder(variant_cost=variant)._keep_variant("thc", ["the"], lm) == math.inf
+    assert decoder()._keep_variant("thc", ["the"], lm) == math.inf
+    assert dec._keep_variant("thc", [], lm) == math.inf
+
+
+def test_mixed_case_words_use_the_mixed_case_prior():
+    dec = decoder(mixed_case_prior=0.2, real_word_prior=0.99, reject_cost=0.1)
+    scores, _ = readings(dec, "cat", mixed=True)
+    assert scores["cat"] == pytest.approx(-math.log(0.2) / Z)
+    assert scores["cot"] == pytest.approx(1.0 - math.log(0.8) / Z)
+    scores, _ = readings(dec, "thc", mixed=True)  # unknown words too
+    assert scores["thc"] == pytest.approx(-math.log(0.2) / Z)
+    assert scores["the"] == pytest.approx(1.0 - math.log(0.8) / Z)
+
+
+def test_readings_at_infinite_cost_are_dropped_but_keeping_stays():
+    dec = decoder(reject_cost=math.inf)
+    scores, r = readings(dec, "thc")
+    assert r.words[0] == "thc" and scores["thc"] == math.inf  # kept: variants may price it
+    assert all(math.isfinite(s) for w, s in scores.items() if w != "thc")
+    np.testing.assert_array_equal(r.index, np.arange(len(r.words)))
+    assert r.every == [w.lower() for w in [r.words[0], *r.words[1:]]]
+
+
+def test_real_word_counts_and_mixed_case_prior():
+    ocr = ["cat", "cat", "cot", "dog", "wTas", "wTas", "feU"]
+    truth = ["cat", "cot", "cot", "dog", "was", "wTas", "fell"]
+    counts = _real_word_counts(ocr, truth, {"cat", "cot"})
+    assert counts == {"cat": (1, 2), "cot": (1, 1)}
+    # Mixed case outside the lexicon: wTas twice (right once), feU once (wrong).
+    assert _mixed_case_prior(ocr, truth, {"cat"}) == pytest.approx((1 + 1) / (3 + 2))
+    assert _mixed_case_prior(ocr, truth, {"wTas"}) == pytest.approx((0 + 1) / (1 + 2))
+    assert _mixed_case_prior(["a"], ["a"], None) == 0.5
+
+
+def test_unigram_prior_is_the_weighted_log_prior():
+    log_prior = np.log([0.5, 0.3, 0.2])
+    prior = _UnigramPrior(["The", "cat", "sat"], log_prior, 2.0)
+    np.testing.assert_allclose(
+        prior.log_probabilities(["the", "sat", "dog"]),
+        [2 * math.log(0.5), 2 * math.log(0.2), 2 * math.log(0.2)],
+    )
+    grid = prior._log_probability_grid(["cat", "the"], [(), ("x",)])
+    np.testing.assert_allclose(grid, [[2 * math.log(0.3), 2 * math.log(0.5)]] * 2)
+    np.testing.assert_allclose(prior._log_probability_pairs(["cat"], [()]), [2 * math.log(0.3)])
+
+
+def test_spelling_surprisal_is_its_smoothed_bigrams():
+    spelling = _Spelling(["ab", "b"])
+    # Marked: \x02ab\x03 and \x02b\x03. Contexts: \x02 twice, a once, b twice.
+    n = len({"\x02", "a", "b", "\x03"}) + 1
+    assert spelling.n_outcomes == n
+    a = _Spelling.SMOOTHING
+
+    def p(pair, count, context):
+        return math.log((count + a) / (context + a * n))
+
+    want = -(p("\x02a", 1, 2) + p("ab", 1, 1) + p("b\x03", 2, 2))
+    assert spelling.surprisal("ab") == pytest.approx(want, rel=1e-14)
+    assert spelling.surprisal("ba") > spelling.surprisal("ab")  # unseen bigrams cost more
