@@ -23,6 +23,9 @@ EXAMPLES = """examples:
   skocrcost correct --lexicon words.txt --pairs tokens.tsv page.txt > fixed.txt
       correct the words of a text (costs: en-historical; word frequencies and when to
       leave a word alone: learned from the truth side of your token pairs)
+  skocrcost correct page.alto.xml > fixed.alto.xml
+      correct the words of an ALTO, hOCR or PAGE XML file in place (format detected;
+      --format to name it), every coordinate and id kept, the OCR's reading kept beside
 """
 
 # ``--k auto``: k chosen by cross-validation over _demo.K_SEARCH.
@@ -236,7 +239,7 @@ def _correct(args):
             "(from 'skocrcost fit' or EditCostEstimator.save), for the channel's scale"
         )
     costs = pretrained(args.model) if data is None else EditCostEstimator.load(args.model)
-    text = read_text(args.file)
+    text, document = _read_input(args)
     # The costs come from the model file as they are (frozen): the line pairs, if any,
     # teach the language model, the word prior, the rules and the confidence of changes.
     corrector = OCRCorrector(FrozenEstimator(costs), lexicon=lexicon, n_jobs=args.n_jobs)
@@ -246,6 +249,8 @@ def _correct(args):
         X = y = lexicon if args.lexicon else ["the"]
         corrector.set_params(reject_margin=None, min_confidence=None, language_model=None)
     corrector.fit(X, y)
+    if document is not None:
+        return _write_document(corrector, document)
     lines = text.split("\n")
     batches = range(0, len(lines), CORRECT_BATCH)
     bar = progress(len(batches), "correcting", args.quiet or len(batches) < 2, unit="batch")
@@ -256,6 +261,38 @@ def _correct(args):
             bar.update()
     finally:
         bar.close()
+    return 0
+
+
+def _read_input(args):
+    """``(text, None)`` for a text FILE, ``(None, (bytes, format))`` for an OCR XML one
+    (``--format``, or detected: ALTO, hOCR or PAGE; text when it is not markup)."""
+    if args.format == "text":
+        return read_text(args.file), None
+    from .formats import detect_format
+
+    if args.file == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(args.file, "rb") as f:
+            data = f.read()
+    found = detect_format(data) if args.format == "auto" else args.format
+    if found != "text":
+        return None, (data, found)
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{_name(args.file)} is not UTF-8 text: {exc}") from None
+
+
+def _write_document(corrector, document):
+    """Correct an OCR XML document in place and write it to stdout as bytes."""
+    from .formats import correct_document
+
+    data, format = document
+    sys.stdout.flush()
+    sys.stdout.buffer.write(correct_document(data, corrector, format=format))
+    sys.stdout.buffer.flush()
     return 0
 
 
@@ -358,6 +395,13 @@ def build_parser():
     )
     correct.add_argument("--pairs", help="line pairs to learn the corrector's context from")
     correct.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
+    correct.add_argument(
+        "--format",
+        choices=("auto", "alto", "hocr", "page", "text"),
+        default="auto",
+        help="FILE's format (default auto: ALTO, hOCR or PAGE XML by its markup, else text); "
+        "an XML document is written back whole, its words corrected in place",
+    )
     correct.set_defaults(func=_correct)
 
     demo = sub.add_parser(

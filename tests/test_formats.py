@@ -423,3 +423,48 @@ def test_live_tesseract_output_reads_and_round_trips(config, tmp_path, real):
     assert doc.format == config and "fairies" in doc.text
     assert all(c is not None for line in doc.confidences for c in line)
     assert read_document(correct_document(out, real)).text == real.correct(doc.text)
+
+
+# -- the command line ----------------------------------------------------------------
+def _cli_files(tmp_path):
+    (tmp_path / "words.txt").write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    pairs = [("tbe", "the"), ("historlans", "historians"), ("say", "say"), ("the", "the")]
+    (tmp_path / "pairs.tsv").write_text("".join(f"{a}\t{b}\n" for a, b in pairs))
+    return pairs
+
+
+def test_cli_corrects_an_alto_file_in_place(tmp_path, capsysbinary):
+    from sklearn.frozen import FrozenEstimator
+
+    from skocrcost import cli, pretrained
+
+    pairs = _cli_files(tmp_path)
+    path = DATA / "alto-v2-hyphen.xml"
+    args = ["correct", str(path), "--lexicon", str(tmp_path / "words.txt")]
+    assert cli.main([*args, "--pairs", str(tmp_path / "pairs.tsv")]) == 0
+    out = capsysbinary.readouterr().out
+    # What the command builds: the shipped costs, frozen, fitted on the pairs.
+    fixer = OCRCorrector(FrozenEstimator(pretrained()), lexicon=WORDS)
+    fixer.fit([a for a, _ in pairs], [b for _, b in pairs])
+    assert out == correct_document(path, fixer)
+    assert read_document(out).text == "The early historians\nsay"
+    assert cli.main([*args, "--format", "alto", "-q"]) == 0
+    assert read_document(capsysbinary.readouterr().out).text == "The early historians\nsay"
+
+
+def test_cli_reads_a_document_from_stdin_and_names_a_wrong_format(tmp_path):
+    from conftest import run_skocrcost
+
+    _cli_files(tmp_path)
+    hocr = (DATA / "hocr-html.html").read_text(encoding="utf-8")
+    run = run_skocrcost("correct", "--lexicon", "words.txt", cwd=tmp_path, input=hocr)
+    assert run.returncode == 0, run.stderr
+    assert read_document(run.stdout.encode()).text == "The cat sat"
+    assert 'data-original="Tbe"' in run.stdout
+    run = run_skocrcost("correct", "-", "--lexicon", "words.txt", "--format", "page",
+                        cwd=tmp_path, input=hocr)  # fmt: skip
+    assert run.returncode == 1
+    assert run.stderr.startswith("skocrcost: error: source is hocr, not page")
+    run = run_skocrcost("correct", "--lexicon", "words.txt", "--format", "text",
+                        cwd=tmp_path, input="<tbe> tbe\n")  # fmt: skip
+    assert (run.returncode, run.stdout) == (0, "<the> the\n")  # text, not XML
