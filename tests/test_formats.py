@@ -305,6 +305,49 @@ def test_a_split_and_a_merge_in_page(tiny):
     ]
 
 
+PAGE_LINES = f"""<PcGts xmlns="{PAGE19[1:-1]}"><Page imageFilename="x.png" imageWidth="300"
+ imageHeight="90"><TextRegion id="r"><Coords points="0,0 300,0 300,90 0,90"/>
+<TextLine id="l1"><Coords points="0,0 300,0 300,30 0,30"/>
+<TextEquiv conf="0.6"><Unicode>Tbe  cat sat</Unicode></TextEquiv></TextLine>
+<TextLine id="l2"><Coords points="0,40 300,40 300,70 0,70"/>
+<TextEquiv conf="0.9"><Unicode>on the mat</Unicode></TextEquiv></TextLine>
+<TextEquiv><Unicode>Tbe  cat sat\non the mat</Unicode></TextEquiv></TextRegion></Page></PcGts>
+""".encode()
+
+HOCR_LINES = b"""<html xmlns="http://www.w3.org/1999/xhtml"><body><div class="ocr_page" title="bbox 0 0 9 9">
+<span class="ocr_line" id="l1" title="bbox 0 0 300 30; x_wconf 60">Tbe cat
+ sat</span>
+<span class="ocr_line" id="l2" title="bbox 0 40 300 70">on the mat</span>
+</div></body></html>"""  # noqa: E501
+
+
+def test_lines_written_without_words_are_corrected_as_lines(tiny):
+    # PAGE and hOCR written line by line (no Word, no ocrx_word): a line is one
+    # reading, corrected as a whole, its spaces made single.
+    page = read_document(PAGE_LINES)
+    assert page.text == "Tbe cat sat\non the mat"
+    assert page.confidences == [[0.6, 0.6, 0.6], [0.9, 0.9, 0.9]]
+    assert page.lines[0].words[0].whole_line
+    out = tree(correct_document(PAGE_LINES, tiny))
+    first, second = out.findall(f".//{PAGE19}TextLine")
+    texts = [
+        (e.get("index"), e.get("conf"), e[0].text) for e in first.findall(f"{PAGE19}TextEquiv")
+    ]
+    assert texts == [("1", None, "The cat sat"), ("2", "0.6", "Tbe  cat sat")]
+    assert len(second.findall(f"{PAGE19}TextEquiv")) == 1
+    region = out.find(f".//{PAGE19}TextRegion")
+    assert [e[0].text for e in region.findall(f"{PAGE19}TextEquiv")] == [
+        "The cat sat\non the mat",
+        "Tbe  cat sat\non the mat",
+    ]
+    hocr = read_document(HOCR_LINES)
+    assert hocr.text == "Tbe cat sat\non the mat"
+    assert hocr.confidences == [[0.6, 0.6, 0.6], [None, None, None]]
+    lines = by_id(tree(correct_document(HOCR_LINES, tiny)), "id")
+    assert (lines["l1"].text, lines["l1"].get("data-original")) == ("The cat sat", "Tbe cat sat")
+    assert lines["l2"].text == "on the mat" and lines["l2"].get("data-original") is None
+
+
 def test_a_hyphenated_alto_word_is_corrected_in_both_parts(tiny):
     out = tree(correct_document(DATA / "alto-v2-hyphen.xml", tiny))
     strings = by_id(out)

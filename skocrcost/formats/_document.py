@@ -31,11 +31,15 @@ class OCRWord:
         ``x_wconf`` / 100, PAGE ``TextEquiv/@conf``); None when the engine wrote none.
     elements : list
         Its XML element(s): one, or the two parts of a word hyphenated at a line end.
+    whole_line : bool
+        Whether it stands for a whole line that has no word elements (PAGE and hOCR
+        written line by line): ``text`` is the line's, its spaces made single.
     """
 
     text: str
     confidence: float | None
     elements: list = field(default_factory=list)
+    whole_line: bool = False
 
     @property
     def hyphenated(self):
@@ -111,8 +115,12 @@ def apply_changes(document, changes):
     handler = document._handler
     owners = [_token_owners(line) for line in document.lines]
     touched, written = set(), 0
+    whole_lines = {}
     for change in changes:
         if not change.applied or not 0 <= change.line < len(owners):
+            continue
+        if document.lines[change.line].words[0].whole_line:
+            whole_lines.setdefault(change.line, []).append(change)
             continue
         words = _whole_words(owners[change.line], change.start, change.stop)
         texts = change.corrected.split()
@@ -129,8 +137,24 @@ def apply_changes(document, changes):
             handler.replace(words, texts, confidence)
         touched.add(change.line)
         written += 1
+    for i, line_changes in whole_lines.items():
+        written += _rewrite_line(document.lines[i].words[0], line_changes, handler)
+        touched.add(i)
     handler.finish(document, sorted(touched))
     return written
+
+
+def _rewrite_line(word, changes, handler):
+    """Write ``changes`` onto a line that has no word elements: its text with their
+    tokens replaced, the lowest of their confidences; returns the number written."""
+    tokens = word.text.split()
+    written = [c for c in changes if " ".join(tokens[c.start : c.stop]) == c.original]
+    for change in sorted(written, key=lambda c: c.start, reverse=True):
+        tokens[change.start : change.stop] = change.corrected.split()
+    confidences = [c.confidence for c in written if not math.isnan(c.confidence)]
+    if written:
+        handler.set_text(word, " ".join(tokens), min(confidences) if confidences else None)
+    return len(written)
 
 
 def _token_owners(line):

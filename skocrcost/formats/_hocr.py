@@ -42,6 +42,13 @@ class Hocr(Format):
     def lines(self, root):
         lines = {}
         for element in root.iter():
+            if _has_class(element, LINE_CLASSES) and not any(
+                _has_class(e, (WORD_CLASS, *LINE_CLASSES)) for e in element.iterdescendants()
+            ):  # a line written without words
+                text = " ".join("".join(element.itertext()).split())
+                if text:
+                    word = OCRWord(text, _wconf(element), [element], whole_line=True)
+                    lines[element] = [word]
             if not _has_class(element, (WORD_CLASS,)):
                 continue
             text = "".join(element.itertext()).strip()
@@ -51,9 +58,7 @@ class Hocr(Format):
                 (a for a in element.iterancestors() if _has_class(a, LINE_CLASSES)),
                 element.getparent(),
             )
-            wconf = properties(element).get("x_wconf")
-            confidence = clip01(float(wconf[0]) / 100) if _is_number(wconf) else None
-            lines.setdefault(line, []).append(OCRWord(text, confidence, [element]))
+            lines.setdefault(line, []).append(OCRWord(text, _wconf(element), [element]))
         return [OCRLine(words, line) for line, words in lines.items()]
 
     # -- edits ------------------------------------------------------------------------
@@ -119,6 +124,12 @@ def properties(element):
         if fields:
             out[fields[0]] = fields[1:]
     return out
+
+
+def _wconf(element):
+    """The engine's confidence of an element: its ``x_wconf`` (0-100) as a share, or None."""
+    wconf = properties(element).get("x_wconf")
+    return clip01(float(wconf[0]) / 100) if _is_number(wconf) else None
 
 
 def _is_number(values):

@@ -41,6 +41,10 @@ class Page(Format):
                 text = self.text_of(equiv)
                 if text.split():
                     words.append(OCRWord(text, clip01(equiv.get("conf")), [element]))
+            equiv = self.main(line)
+            if line.find(self.tag("Word")) is None and self.text_of(equiv).split():
+                text = " ".join(self.text_of(equiv).split())
+                words = [OCRWord(text, clip01(equiv.get("conf")), [line], whole_line=True)]
             if words:
                 lines.append(OCRLine(words, line))
         return lines
@@ -123,14 +127,16 @@ class Page(Format):
         regions = {}
         for i in lines:
             line = document.lines[i].element
+            region = line.getparent()
+            if region is not None and self.main(region) is not None:
+                regions[region] = None
+            if document.lines[i].words[0].whole_line:
+                continue
             text = " ".join(
                 t for w in line.iterchildren(self.tag("Word")) if (t := self.text_of(self.main(w)))
             )
             if self.main(line) is not None and self.text_of(self.main(line)) != text:
                 self._push(line, text, None)
-            region = line.getparent()
-            if region is not None and self.main(region) is not None:
-                regions[region] = None
         for region in regions:
             text = "\n".join(
                 self.text_of(self.main(line)) for line in region.iterchildren(self.tag("TextLine"))
