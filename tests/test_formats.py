@@ -348,6 +348,23 @@ def test_lines_written_without_words_are_corrected_as_lines(tiny):
     assert lines["l2"].text == "on the mat" and lines["l2"].get("data-original") is None
 
 
+def test_page_before_2016_keeps_one_textequiv_and_the_original_in_comments(tiny):
+    # PAGE 2013 allows a single TextEquiv (no index): the reading is replaced in
+    # place, the engine's reading and conf go to comments, conf is the corrector's.
+    page13 = "{http://schema.primaresearch.org/PAGE/gts/pagecontent/2013-07-15}"
+    out = tree(correct_document(DATA / "page-2013.xml", tiny))
+    words = by_id(out, "id")
+    equivs = words["w1"].findall(f"{page13}TextEquiv")
+    assert [(e.get("conf"), e.get("index"), e[0].text) for e in equivs] == [(None, None, "The")]
+    assert words["w1"].get("comments") == "OCR: Tbe (conf 0.7)"
+    assert words["w2"].get("comments") is None
+    (glyph,) = words["w3"].findall(f"{page13}Glyph")  # kept as it was
+    assert glyph.find(f"{page13}TextEquiv")[0].text == "s"
+    for element, text in ((words["l1"], "The cat sat."), (words["r1"], "The cat sat.")):
+        (equiv,) = element.findall(f"{page13}TextEquiv")
+        assert equiv[0].text == text and element.get("comments") == "OCR: Tbe cat sat."
+
+
 def test_a_hyphenated_alto_word_is_corrected_in_both_parts(tiny):
     out = tree(correct_document(DATA / "alto-v2-hyphen.xml", tiny))
     strings = by_id(out)

@@ -7,6 +7,12 @@ the corrector's confidence as ``conf`` (none when it learned none); its earlier
 ``TextEquiv``s stay, renumbered from 2, so index 2 is the engine's reading with the
 engine's ``conf``.  A line (and a region) whose words changed gets the same: its
 words joined by spaces (its lines by ``"\\n"``) as its ``TextEquiv index="1"``.
+
+PAGE before 2016-07-15 (2013, 2010, 2009) allows one ``TextEquiv`` per element and
+no ``index``: there the corrected reading replaces the text of that ``TextEquiv``
+(its ``Unicode`` and ``PlainText``), its ``conf`` becomes the corrector's (removed
+when it learned none), and the engine's reading and confidence are kept in the
+element's ``comments`` attribute (``OCR: Tbe (conf 0.7)``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from ._document import (
     remove,
 )
 
+MULTIPLE_TEXTEQUIVS = "2016-07-15"
 # Where a new TextEquiv goes: before the first of these children of a Word, TextLine or
 # TextRegion, when it has no TextEquiv yet (the schema's order).
 AFTER_TEXT = ("TextStyle", "UserDefined", "Labels", "Roles", "TextRegion")
@@ -33,6 +40,8 @@ class Page(Format):
     name = "page"
 
     def lines(self, root):
+        # Several TextEquivs with an index since the 2016-07-15 schema.
+        self.variants = self.ns.rsplit("/", 1)[-1] >= MULTIPLE_TEXTEQUIVS
         lines = []
         for line in root.iter(self.tag("TextLine")):
             words = []
@@ -67,7 +76,9 @@ class Page(Format):
 
     def _push(self, element, text, confidence):
         """Give ``element`` a new main reading: a ``TextEquiv index="1"`` before the
-        others, which are renumbered from 2 in their order."""
+        others, which are renumbered from 2 in their order (before 2016: in place)."""
+        if not self.variants and self.main(element) is not None:
+            return self._replace(element, text, confidence)
         equivs = sorted(
             element.iterchildren(self.tag("TextEquiv")), key=lambda e: _index(e.get("index"))
         )
@@ -87,6 +98,23 @@ class Page(Format):
             new.tail = element.text if before is None else before.tail
         else:
             element.append(new)
+
+    def _replace(self, element, text, confidence):
+        """Write the new reading into the one ``TextEquiv`` of old PAGE, the old one
+        and its ``conf`` into ``comments``."""
+        equiv = self.main(element)
+        old = f"OCR: {self.text_of(equiv)}"
+        if equiv.get("conf") is not None:
+            old += f" (conf {equiv.get('conf')})"
+        comments = element.get("comments")
+        element.set("comments", f"{comments}; {old}" if comments else old)
+        for name in ("Unicode", "PlainText"):
+            for child in equiv.iterchildren(self.tag(name)):
+                child.text = text
+        if confidence is None:
+            equiv.attrib.pop("conf", None)
+        else:
+            equiv.set("conf", confidence_text(confidence))
 
     def merge(self, first, others, original, confidence):
         """Remove the other ``Word``s; ``first``'s engine reading becomes the whole
