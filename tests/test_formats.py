@@ -117,6 +117,15 @@ def test_engine_confidence_is_none_where_the_engine_wrote_none():
     assert read_document(DATA / "page-2013.xml").confidences == [[0.7, 0.9, 0.4]]
 
 
+def test_white_space_inside_a_word_does_not_make_a_line(tiny):
+    data = HOCR_LINES.replace(b"on the mat", b'<span class="ocrx_word">tbe\nmat</span>')
+    doc = read_document(data)
+    assert doc.text == "Tbe cat sat\ntbe mat"
+    data = b'<alto><TextLine><String CONTENT="a&#10;b"/><String CONTENT="tbe"/></TextLine></alto>'
+    assert read_document(data).text == "a b tbe"
+    assert b'CONTENT="the"' in correct_document(data, tiny)
+
+
 def test_a_hyphenated_alto_word_is_one_word_of_its_first_line():
     doc = read_document(DATA / "alto-v2-hyphen.xml")
     assert doc.text == "Tbe early historlans\nsay"

@@ -16,7 +16,7 @@ words and edits).
 from __future__ import annotations
 
 from ._alto import Alto
-from ._detect import check_format, detect, parse_html, read_source
+from ._detect import check_format, detect, read_source
 from ._document import OCRDocument, OCRLine, OCRWord, apply_changes
 from ._hocr import Hocr
 from ._page import Page
@@ -123,11 +123,7 @@ def read_document(source, format="auto"):
     if found == "text":
         raise ValueError("source is not an ALTO, hOCR or PAGE document (it is not markup)")
     if format != "auto" and found != format:
-        if format == "hocr" and tree is not None:
-            tree = parse_html(data)  # force: any HTML
-        else:
-            raise ValueError(f"source is {found}, not {format} (format={format!r})")
-        found = format
+        raise ValueError(f"source is {found}, not {format} (format={format!r})")
     handler = _handler(found, data, tree)
     return OCRDocument(found, tree, handler.read(tree), handler)
 

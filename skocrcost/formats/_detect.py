@@ -99,12 +99,12 @@ def detect(data):
     if not looks_like_markup(data):
         return "text", None
     try:
-        tree = etree.ElementTree(etree.fromstring(data, _parser()))
-    except etree.XMLSyntaxError as exc:
+        tree = parse_xml(data)
+    except ValueError:
         lower = data[:200_000].lower()
         if b"<html" in lower and any(m.encode() in lower for m in HOCR_MARKERS):
             return "hocr", parse_html(data)
-        raise ValueError(f"source is not well-formed XML: {exc}") from None
+        raise
     return kind(tree.getroot()), tree
 
 

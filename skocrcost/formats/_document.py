@@ -25,7 +25,8 @@ class OCRWord:
     Attributes
     ----------
     text : str
-        Its reading (of a hyphenated ALTO word, the whole word: ``SUBS_CONTENT``).
+        Its reading (of a hyphenated ALTO word, the whole word: ``SUBS_CONTENT``),
+        runs of white space made single spaces.
     confidence : float or None
         The OCR engine's confidence in ``text``, in [0, 1] (ALTO ``WC``, hOCR
         ``x_wconf`` / 100, PAGE ``TextEquiv/@conf``); None when the engine wrote none.
@@ -40,6 +41,11 @@ class OCRWord:
     confidence: float | None
     elements: list = field(default_factory=list)
     whole_line: bool = False
+
+    def __post_init__(self):
+        # Its spaces made single, so that the lines of the text the corrector reads
+        # are the document's lines (a word holding a newline would add one).
+        self.text = " ".join(self.text.split())
 
     @property
     def hyphenated(self):
