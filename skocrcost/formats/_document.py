@@ -299,7 +299,10 @@ class Format:
         for text, span, before in zip(texts[1:], spans[1:], spans):
             element = self.piece(first)
             if first.get(self.id_attribute):
-                element.set(self.id_attribute, unique_id(first.get(self.id_attribute), self.ids))
+                new_id = unique_id(first.get(self.id_attribute), self.ids)
+                attributes = {self.id_attribute: new_id, **element.attrib}  # the id first
+                element.attrib.clear()
+                element.attrib.update(attributes)
             self.write(element, text, confidence)
             gap = None
             if box:
