@@ -31,9 +31,10 @@ from ._document import (
 )
 
 MULTIPLE_TEXTEQUIVS = "2016-07-15"
-# Where a new TextEquiv goes: before the first of these children of a Word, TextLine or
-# TextRegion, when it has no TextEquiv yet (the schema's order).
-AFTER_TEXT = ("TextStyle", "UserDefined", "Labels", "Roles", "TextRegion")
+# Where a new TextEquiv goes in a Word (a split piece) that has none yet: before the
+# first of these children (the schema's order: ..., Glyph, TextEquiv, TextStyle,
+# UserDefined, Labels); an element that has TextEquivs gets it before them.
+AFTER_TEXT = ("TextStyle", "UserDefined", "Labels")
 
 
 class Page(Format):
