@@ -76,6 +76,7 @@ html_show_sourcelink = False
 FIXED = {"index", "getting_started", "model", "pretrained", "cli", "api", "design"}
 TOPIC_ORDER = [
     "correction",
+    "formats",
     "neighbors",
     "edit_model",
     "katz",

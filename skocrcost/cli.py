@@ -1,6 +1,7 @@
 """The ``skocrcost`` command: learn costs from a file of pairs, measure distances, demo."""
 
 import argparse
+import math
 import sys
 
 from ._progress import progress
@@ -26,6 +27,10 @@ EXAMPLES = """examples:
       learn a whole corrector from your own (OCR, truth) line pairs ...
   skocrcost correct --model corrector.json.gz page.txt > fixed.txt
       ... and correct with it
+  skocrcost correct page.alto.xml > fixed.alto.xml
+      correct the words of an ALTO, hOCR or PAGE XML file in place (format detected;
+      --format to name it), every coordinate and id kept, the OCR's reading kept beside
+      the new one
 """
 
 # ``--k auto``: k chosen by cross-validation over _demo.K_SEARCH.
@@ -62,6 +67,16 @@ def _whole_number(text, ok, what):
 
 def _positive(text):
     return _whole_number(text, lambda v: v >= 1, "a whole number >= 1")
+
+
+def _probability(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {text!r}")
+    return value
 
 
 def _n_jobs(text):
@@ -258,7 +273,11 @@ CORRECT_BATCH = 500
 
 def _correct(args):
     corrector = _corrector_for(args)
-    text = read_text(args.file)
+    if args.min_confidence is not None:
+        corrector.set_params(min_confidence=args.min_confidence)
+    text, document = _read_input(args)
+    if document is not None:
+        return _write_document(corrector, document)
     lines = text.split("\n")
     batches = range(0, len(lines), CORRECT_BATCH)
     bar = progress(len(batches), "correcting", args.quiet or len(batches) < 2, unit="batch")
@@ -313,6 +332,38 @@ def _corrector_for(args):
     # language model, the word prior, the rules and the confidence of changes.
     corrector = OCRCorrector(FrozenEstimator(costs), lexicon=lexicon, n_jobs=args.n_jobs)
     return corrector.fit(*read_pairs(args.pairs))
+
+
+def _read_input(args):
+    """``(text, None)`` for a text FILE, ``(None, (bytes, format))`` for an OCR XML one
+    (``--format``, or detected: ALTO, hOCR or PAGE; text when it is not markup)."""
+    if args.format == "text":
+        return read_text(args.file), None
+    from .formats import detect_format
+
+    if args.file == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(args.file, "rb") as f:
+            data = f.read()
+    found = detect_format(data) if args.format == "auto" else args.format
+    if found != "text":
+        return None, (data, found)
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{_name(args.file)} is not UTF-8 text: {exc}") from None
+
+
+def _write_document(corrector, document):
+    """Correct an OCR XML document in place and write it to stdout as bytes."""
+    from .formats import correct_document
+
+    data, format = document
+    sys.stdout.flush()
+    sys.stdout.buffer.write(correct_document(data, corrector, format=format))
+    sys.stdout.buffer.flush()
+    return 0
 
 
 def _demo(args):
@@ -425,7 +476,21 @@ def build_parser():
         "file ('fit', EditCostEstimator.save), or a shipped model (default: en-historical)",
     )
     correct.add_argument("--pairs", help="line pairs to learn the corrector's context from")
+    correct.add_argument(
+        "--min-confidence",
+        type=_probability,
+        default=None,
+        help="make only changes at least this likely to help (default: the corrector's, "
+        "0.8; lower changes more words and makes more lines worse)",
+    )
     correct.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
+    correct.add_argument(
+        "--format",
+        choices=("auto", "alto", "hocr", "page", "text"),
+        default="auto",
+        help="FILE's format (default auto: ALTO, hOCR or PAGE XML by its markup, else text); "
+        "an XML document is written back whole, its words corrected in place",
+    )
     correct.set_defaults(func=_correct)
 
     demo = sub.add_parser(
