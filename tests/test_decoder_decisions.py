@@ -40,7 +40,7 @@ def test_keeping_a_lexicon_word_costs_its_real_word_prior():
     dec = decoder(real_word_prior=0.9)
     assert dec._keep_known() == pytest.approx(-math.log(0.9) / Z, rel=1e-15)
     scores, r = readings(dec, "cat")
-    assert r.words[0] == "cat" and r.priced.tolist()[0]  # kept first, priced by the LM
+    assert r.words[0] == "cat" and r.priced.tolist() == [True] * 3  # all priced by the LM
     change = -math.log1p(-0.9) / Z  # a lexicon word changed: 1 - prior, plus the channel
     assert scores["cat"] == pytest.approx(-math.log(0.9) / Z)
     assert scores["cot"] == pytest.approx(1.0 + change)
@@ -67,8 +67,10 @@ def test_keeping_an_unknown_word_costs_the_rejection_minus_its_recurrences():
     scores, r = readings(dec, "thc")
     assert r.words[0] == "thc" and not r.priced.tolist()[0]  # the LM does not price it
     assert scores["thc"] == pytest.approx(1.5 - 0.25 * math.log(4))
-    # The 3 nearest candidates (ties: the lexicon's order), each at its channel cost alone.
-    assert r.words == ["thc", "the", "tea", "cat"]
+    # The 3 nearest candidates (ties: the lexicon's order), each at its channel cost alone,
+    # priced by the LM (keeping an unknown word is not: its rejection cost stands for it).
+    assert r.words == ["thc", "the", "tea", "cat"] == r.lower == r.every
+    assert r.priced.tolist() == [False, True, True, True]
     assert scores["the"] == 1.0 and scores["tea"] == 2.0 and scores["cat"] == 3.0
     # A constant rejection cost, and no recurrence weight: recurrences do nothing.
     dec = decoder(reject_cost=2.0)
@@ -82,9 +84,16 @@ def test_a_more_recurrent_unknown_word_is_cheaper_to_keep():
     assert dec._keep_unknown("b") < dec._keep_unknown("a") < 3.0
 
 
+def test_a_lexicon_word_reached_by_a_join_has_no_candidates():
+    dec = decoder(real_word_prior=0.9)
+    r = dec._choose("cat")  # candidates() never asked for it
+    assert r.words == ["cat"] and r.priced.tolist() == [True]
+    assert r.scores.tolist() == [-math.log(0.9) / Z]
+
+
 def test_a_variant_spelling_is_scored_by_its_best_candidate():
     def variant(o, words):
-        return [0.5 if w == "the" else 4.0 for w in words]
+        return [0.5 if w == "the" and o == "thc" else 4.0 for w in words]
 
     dec = decoder(variant_cost=variant, variant_offset=0.25, recurrence_weight=1.0)
     dec._counts = Counter({"thc": 3})
@@ -92,6 +101,8 @@ def test_a_variant_spelling_is_scored_by_its_best_candidate():
     got = dec._keep_variant("thc", ["the", "cat"], lm)
     want = np.array([min(0.5 + 1.0, 4.0 + 0.0), min(0.5 + 2.0, 4.0 + 5.0)]) + 0.25
     np.testing.assert_allclose(got, want - math.log(3), rtol=1e-15)
+    one = dec._keep_variant("thc", ["the", "cat"], np.array([1.0, 0.0]))  # one hypothesis
+    assert one == pytest.approx(1.5 + 0.25 - math.log(3))
     assert decoder(variant_cost=variant)._keep_variant("thc", ["the"], lm) == math.inf
     assert decoder()._keep_variant("thc", ["the"], lm) == math.inf
     assert dec._keep_variant("thc", [], lm) == math.inf
@@ -125,6 +136,9 @@ def test_real_word_counts_and_mixed_case_prior():
     assert _mixed_case_prior(ocr, truth, {"cat"}) == pytest.approx((1 + 1) / (3 + 2))
     assert _mixed_case_prior(ocr, truth, {"wTas"}) == pytest.approx((0 + 1) / (1 + 2))
     assert _mixed_case_prior(["a"], ["a"], None) == 0.5
+    for count in (_real_word_counts, _mixed_case_prior):  # pairs, never a shorter side
+        with pytest.raises(ValueError, match="shorter"):
+            count(["cat", "wTas"], ["cat"], {"cat"})
 
 
 def test_unigram_prior_is_the_weighted_log_prior():
