@@ -166,12 +166,3 @@ def test_spelling_surprisal_is_its_smoothed_bigrams():
     want = -(p("\x02a", 1, 2) + p("ab", 1, 1) + p("b\x03", 2, 2))
     assert spelling.surprisal("ab") == pytest.approx(want, rel=1e-14)
     assert spelling.surprisal("ba") > spelling.surprisal("ab")  # unseen bigrams cost more
-
-
-def test_halves_of_a_word_broken_at_a_hyphen_are_left_alone():
-    neighbors = EditDistanceNeighbors().fit(["improve", "the", "ink"])
-    dec = NoisyChannelDecoder(neighbors, Z, reject_cost=5.0)  # unknown words are replaced
-    assert dec._broken_halves(["an", "improv-", "ing", "thr-", "Ing", "tbe-"]) == {1, 2, 5}
-    got = dec.correct_tokens([["improv", "improv-", "ing", "tbe-", "Ing", "tbe-"]])[0]
-    # Whole words corrected; halves (before a small letter, or ending the line) kept.
-    assert got == ["improve", "improv-", "ing", "the-", "Ink", "tbe-"]

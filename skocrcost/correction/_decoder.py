@@ -617,10 +617,9 @@ class NoisyChannelDecoder:
         start = ("<s>",) * self.context_size if self.context_size is not None else ("<s>",)
         ends = [{} for _ in range(n + 1)]
         ends[0][start] = (0.0, None)
-        halves = self._broken_halves(tokens)
         for i in range(n):
             beam = self._best(ends[i])
-            self._merge(ends[i + 1], self._through_token(beam, i, tokens[i], i in halves))
+            self._merge(ends[i + 1], self._through_token(beam, i, tokens[i]))
             if self.join_cost is not None and i + 1 < n:
                 joined = self._joinable(tokens[i], tokens[i + 1])
                 if joined is not None:
@@ -646,34 +645,10 @@ class NoisyChannelDecoder:
         if old is None or s < old[0]:
             into[state] = (s, back)
 
-    @staticmethod
-    def _broken_halves(tokens):
-        """The indexes of the tokens that are halves of a word broken by a line-break
-        hyphen: a token whose word ends in ``-`` at the end of the line or before a
-        token starting with a small letter (``improv- ing``), and that token.
-
-        A half is no word: corrected alone it would become the nearest whole word
-        (``improv-`` -> ``improve-``, ``thr-`` -> ``the-``), so each is left as it is
-        (``join_cost`` may still read the two as one word).
-        """
-        halves = set()
-        for i, token in enumerate(tokens):
-            _, core, trail = split_token(token)
-            if trail != "-" or not core[-1:].isalpha():
-                continue
-            if i + 1 == len(tokens):
-                halves.add(i)
-                continue
-            lead, after, _ = split_token(tokens[i + 1])
-            if not lead and after[:1].islower():
-                halves.update((i, i + 1))
-        return halves
-
-    def _through_token(self, beam, i, token, half=False):
-        """The hypotheses after reading every word of token ``i``, each step pruned
-        (``half``: a broken word's half, read as it is)."""
+    def _through_token(self, beam, i, token):
+        """The hypotheses after reading every word of token ``i``, each step pruned."""
         for j, o, fix, mixed in self._slots(token):
-            if fix and not half:
+            if fix:
                 beam = self._read(beam, o, (i, j), 0.0, mixed)
             else:  # a number or a word left alone: context only
                 step = {}
