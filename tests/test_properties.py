@@ -1,7 +1,7 @@
 """Properties of the metrics, the estimator and the LM on random Unicode strings and costs.
 
-The kernel against its twin and a textbook reference is in test_dp.py (short
-strings) and test_edit.py (the general kernel on a small alphabet); here: the
+The kernel against its twin and a textbook reference is in kernels/test_cost_kernel.py (short
+strings) and kernels/test_edit_kernel.py (the general kernel on a small alphabet); here: the
 heap path against the twin, the general kernel (rules, transpositions, match
 costs) against its twin on any code point and any thread count, identities of
 the distance, explain() summing to distance() for WeightedEditDistance, pairwise

@@ -9,12 +9,12 @@ the metric's identities, or TypeError/ValueError.  Anything else (another
 exception, a wrong number, a crash) fails.
 
 Driven two ways:
-* in the test suite by hypothesis (tests/test_fuzz.py, ``SKOCRCOST_FUZZ_EXAMPLES``);
+* in the test suite by hypothesis (tests/kernels/test_fuzz.py, ``SKOCRCOST_FUZZ_EXAMPLES``);
 * by atheris, coverage-guided, for as long as you like::
 
-      python tests/fuzz_kernels.py -max_total_time=600
+      python tests/kernels/fuzz_kernels.py -max_total_time=600
 
-  (libFuzzer flags; tests/test_fuzz.py runs it for ``SKOCRCOST_FUZZ_SECONDS``, default 3).
+  (libFuzzer flags; tests/kernels/test_fuzz.py runs it for ``SKOCRCOST_FUZZ_SECONDS``, default 3).
 """
 
 import json
