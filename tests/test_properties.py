@@ -86,9 +86,9 @@ def test_pairwise_is_the_loop_whatever_n_jobs(costs, X, Y):
 def test_alignments_do_not_depend_on_threads(costs, X):
     wl = WeightedLevenshtein(**costs)
     Y = X[::-1]
-    one = wl.align_batch(X, Y, 1, True)
+    one = wl._align_batch(X, Y, 1, True)
     for n_threads in (2, 4):
-        for got, want in zip(wl.align_batch(X, Y, n_threads, True), one, strict=True):
+        for got, want in zip(wl._align_batch(X, Y, n_threads, True), one, strict=True):
             np.testing.assert_array_equal(got, want)
 
 

@@ -17,14 +17,18 @@ from skocrcost._kernels import _cost_kernel_py as _dp_py
 
 KERNEL_CASES = {
     # align_batch is compiled and reads the str buffers directly: it checks every item.
-    "align_batch int in X": (lambda: WL.align_batch([1], ["a"]), TypeError, r"X\[0\] is int"),
-    "align_batch None in Y": (lambda: WL.align_batch(["a"], [None]), TypeError, r"Y\[0\]"),
+    "align_batch int in X": (
+        lambda: WL._kernel.align_batch([1], ["a"]),
+        TypeError,
+        r"X\[0\] is int",
+    ),
+    "align_batch None in Y": (lambda: WL._kernel.align_batch(["a"], [None]), TypeError, r"Y\[0\]"),
     "align_batch bytes in X": (
-        lambda: WL.align_batch(["a", b"b"], ["a", "b"]),
+        lambda: WL._kernel.align_batch(["a", b"b"], ["a", "b"]),
         TypeError,
         r"X\[1\] is bytes",
     ),
-    "align_batch lengths": (lambda: WL.align_batch(["a"], []), ValueError, "same length"),
+    "align_batch lengths": (lambda: WL._kernel.align_batch(["a"], []), ValueError, "same length"),
     "twin lengths": (
         lambda: _dp_py.CostKernel(*WL.costs.kernel_args()).align_batch(["a"], []),
         ValueError,
@@ -40,9 +44,9 @@ KERNEL_CASES = {
     **{
         f"WL align_batch {side} {name}": (
             lambda side=side, v=v: (
-                GENERAL_WL.align_batch([v], ["a"])
+                GENERAL_WL._kernel.align_batch([v], ["a"])
                 if side == "X"
-                else GENERAL_WL.align_batch(["a"], [v])
+                else GENERAL_WL._kernel.align_batch(["a"], [v])
             ),
             TypeError,
             rf"{side}\[0\] is {type(v).__name__}",
@@ -51,7 +55,7 @@ KERNEL_CASES = {
         for name, v in BAD_STRINGS.items()
     },
     "WL align_batch lengths": (
-        lambda: GENERAL_WL.align_batch(["a"], []),
+        lambda: GENERAL_WL._kernel.align_batch(["a"], []),
         ValueError,
         "same length",
     ),
@@ -75,7 +79,8 @@ from skocrcost._kernels import _edit_kernel as _edit
 fast, general = WeightedLevenshtein({("a", "b"): 0.5}), WeightedLevenshtein({("rn", "m"): 0.1})
 X, Y = ["abc", "rnx", ""] * 3, ["abd", "mx", "a"] * 3
 for m in (fast, general):
-    for got, want in zip(m.align_batch(X, Y, 10**6, True), m.align_batch(X, Y, 1, True)):
+    align = m._kernel.align_batch
+    for got, want in zip(align(X, Y, 10**6, True), align(X, Y, 1, True)):
         assert (got == want).all()
 assert (_dp.CostKernel.pairwise(fast._kernel, X, Y, 10**6) == fast.pairwise(X, Y)).all()
 assert (_edit.EditKernel.pairwise(general._kernel, X, Y, 10**6) == general.pairwise(X, Y)).all()
