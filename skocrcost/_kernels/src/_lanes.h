@@ -181,7 +181,8 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 }
 
 /* The DP over the loaded group, once per vector width (_lanes_body.h and, for costs on
- * a grid, _grid_body.h are templates), SKC_STRIP_D columns of doubles or SKC_STRIP_I of
+ * a grid, _grid_body.h are templates, which share the strip _lanes_strip.h and the loop
+ * over the OCR strings _lanes_each.h), SKC_STRIP_D columns of doubles or SKC_STRIP_I of
  * int32 at a time (each template reads its own): five rows of a strip
  * (the row above, the row written, two of substitution costs and the insertion costs) in
  * 20 KiB of doubles or int32, within L1. */
