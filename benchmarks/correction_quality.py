@@ -2,7 +2,7 @@
 
     python benchmarks/correction_quality.py [--limit N] [--n-jobs J]
 
-Protocol (also used by tests/test_correction.py):
+Protocol (also used by tests/correction/test_correction.py):
 
 * Pairs: ``../shared/data/bln600/train.tokens_aligned.tsv`` in file order; blocks
   of 1,000 consecutive pairs, every fifth block held out (20%), so training and

@@ -1,6 +1,6 @@
-/* How many vaddpd / vminpd / vfmadd231pd this CPU retires per cycle (docs/performance.md,
- * "How far the lanes are from the hardware").  Each mode runs 10^8 iterations of AVX2
- * instructions with no dependency between them within an iteration:
+/* How many vaddpd / vminpd / vfmadd231pd this CPU retires per cycle (why the lanes add
+ * off the chain with FMAs: skocrcost/_kernels/src/_lanes.h).  Each mode runs 10^8
+ * iterations of AVX2 instructions with no dependency between them within an iteration:
  *
  *     gcc -O2 -mavx2 -mfma benchmarks/fp_pipes.c -o /tmp/fp_pipes
  *     for m in 0 1 2 3 4 5 6; do perf stat -e cycles:u -x, /tmp/fp_pipes $m; done

@@ -20,7 +20,7 @@ a ``perf stat --control fifo:`` control file to count only these calls, e.g.
     PERF_CTL=/tmp/ctl perf stat -D -1 --control fifo:/tmp/ctl -e cycles:u \\
         python benchmarks/one_query.py rows
 
-(docs/performance.md, "One query against a lexicon").
+(docs/performance.md, "Nearest lexicon words", has the figures of run.py.)
 """
 
 import sys

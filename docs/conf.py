@@ -35,8 +35,8 @@ myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]  # helpers' pages may start at any heading level
 
 autosummary_generate = True
-# Inherited members: WeightedLevenshtein.distance and align come from the compiled base
-# class; scikit-learn's mixins' and tuple's own methods are documented elsewhere.
+# Inherited members: scikit-learn's mixins' and tuple's own methods are documented
+# elsewhere.  Deprecated members carry ":meta private:" and stay off the pages.
 autodoc_default_options = {
     "members": True,
     "inherited-members": ",".join(

@@ -18,7 +18,7 @@ Run from the repository root, with the compiled extensions built in place
 Each run checks every mutant of the modules named; the results stay in ``mutants/``
 (``--report-only`` prints them again, ``mutmut show NAME`` a survivor's change).  The
 score is killed / (killed + survived); mutants that no selected test reaches are
-counted apart.  The selection leaves out tests/test_bad_inputs.py for speed, so
+counted apart.  The selection leaves out the tests/*/test_*_bad_inputs.py tables for speed, so
 mutants of error messages checked only there survive here.
 """
 

@@ -212,7 +212,8 @@ def fit_counts(pairs, *, aligner=None, block_size=DEFAULT_BLOCK_SIZE, n_jobs=Non
     """
     if aligner is None:
         aligner = WeightedLevenshtein()
-    _check_metric(aligner, "aligner", method="align_batch")
+    if not isinstance(aligner, WeightedLevenshtein):  # its alignments are what is counted
+        raise TypeError(f"aligner must be a WeightedLevenshtein, got {type(aligner).__name__}")
     check_counting_aligner(aligner)
     check_number(block_size, "block_size", low=1, integer=True)
     n_threads(n_jobs)
@@ -255,10 +256,10 @@ def _merge_counts(parts):
 
 
 # -- inputs ------------------------------------------------------------------------------
-def _check_metric(metric, name, method="pairwise"):
-    if not callable(getattr(metric, method, None)):
+def _check_metric(metric, name):
+    if not callable(getattr(metric, "pairwise", None)):
         raise TypeError(
-            f"{name} must be a WeightedLevenshtein (an object with a {method} method), "
+            f"{name} must be a WeightedLevenshtein (an object with a pairwise method), "
             f"got {type(metric).__name__}"
         )
 

@@ -105,7 +105,7 @@ def check_counting_aligner(aligner, name="aligner"):
 
 def count_edits(aligner, X, y, threads=1):
     """EditCounts of the cheapest alignments of the pairs (X[i], y[i]) under ``aligner``."""
-    _, src, tgt, _ = aligner.align_batch(X, y, threads)
+    _, src, tgt, _ = aligner._align_batch(X, y, threads)
     return EditCounts.from_columns(src, tgt)
 
 
@@ -494,7 +494,7 @@ class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixi
 
         Returns (single-character counts, channel, _Rules).
         """
-        op, src, tgt, pair = metric.align_batch(X, y, threads)
+        op, src, tgt, pair = metric._align_batch(X, y, threads)
         found, seen = _multichar.discover(op, src, tgt, pair, self.max_token_length, self.min_count)
         if not found:
             return (*self._single(src, tgt, k), _Rules([], [], []))
@@ -502,7 +502,7 @@ class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixi
         # Realign with each rule at the cost its windows' count gives it.
         start = _Rules(found, seen, contexts)
         aligner = self._metric(start.tables(channel, k))
-        op, src, tgt, pair = aligner.align_batch(X, y, threads)
+        op, src, tgt, pair = aligner._align_batch(X, y, threads)
         is_rule = op == _multichar.OP_RULE
         counts, channel = self._single(src[~is_rule], tgt[~is_rule], k)
         rule_counts = np.bincount(src[is_rule], minlength=len(found))
@@ -590,7 +590,7 @@ class EditCostEstimator(FittedAttributesMixin, StringInputMixin, TransformerMixi
             raise ValueError(f"method must be one of {ALIGNMENTS} or None, got {method!r}")
         if method == "forward":
             return self.to_weighted_edit_distance().log_likelihoods(X, y, n_jobs=self.n_jobs)
-        op, src, tgt, pair = self.metric_.align_batch(X, y, n_threads(self.n_jobs))
+        op, src, tgt, pair = self.metric_._align_batch(X, y, n_threads(self.n_jobs))
         logp = self.channel_.log_prob(src, tgt)
         is_rule = op == _multichar.OP_RULE
         if is_rule.any():  # a multi-character edit: ln P = -cost * Z

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -59,6 +60,15 @@ def operations(tables, op, src, tgt, cost):
                 )
             )
     return out
+
+
+def _deprecated_alignment(call):
+    warnings.warn(
+        f"WeightedLevenshtein.{call} (kernel op codes) is deprecated since skocrcost 0.2 and "
+        "will be removed in 0.3; use explain(a, b), which gives EditOperations",
+        FutureWarning,
+        stacklevel=3,
+    )
 
 
 def _rebuild(cls, tables):
@@ -211,18 +221,35 @@ class WeightedLevenshtein:
         run on 32-bit integers in ``pairwise``, giving exactly the same distances."""
         return self._kernel.grid_step
 
-    def align(self, a, b):
-        r"""One cheapest alignment of ``a`` to ``b`` as arrays ``(op, src, tgt, cost)``: op
-        codes (0 match, 1 substitution, 2 deletion, 3 insertion, 4 transposition,
-        5 multi-character edit), code points (-1 for a gap) and costs; :meth:`explain`
-        gives the same as :class:`EditOperation`\ s."""
+    # -- alignments as the kernel writes them (op codes: internal) ----------------------
+    def _align(self, a, b):
+        """One cheapest alignment of ``a`` to ``b`` as arrays ``(op, src, tgt, cost)``: op
+        codes (``OP_*`` in ``skocrcost._kernels``), code points (-1 for a gap) and costs.
+        :meth:`explain` gives users the same as :class:`EditOperation` s."""
         return self._kernel.align(a, b)
 
-    def align_batch(self, X, Y, n_threads=1, costs=False):
+    def _align_batch(self, X, Y, n_threads=1, costs=False):
         """Align ``X[k]`` to ``Y[k]`` for every k: ``(op, src, tgt, pair)`` (``cost``
         before ``pair`` if ``costs``), the columns of all pairs end to end, as in
-        :meth:`align`; ``pair`` is the index of the pair each column belongs to."""
+        :meth:`_align`; ``pair`` is the index of the pair each column belongs to.  For the
+        estimator, the corrector and skocrcost.dask, which count these columns."""
         return self._kernel.align_batch(X, Y, n_threads, costs)
+
+    def align(self, a, b):
+        """Deprecated: raw op codes of one alignment; use :meth:`explain`.
+
+        :meta private:
+        """
+        _deprecated_alignment("align(a, b)")
+        return self._align(a, b)
+
+    def align_batch(self, X, Y, n_threads=1, costs=False):
+        """Deprecated: raw op codes of many alignments; use :meth:`explain` per pair.
+
+        :meta private:
+        """
+        _deprecated_alignment("align_batch(X, Y)")
+        return self._align_batch(X, Y, n_threads, costs)
 
     def _pairwise(self, X, Y, n_threads):
         return self._kernel.pairwise(X, Y, n_threads)
@@ -346,7 +373,7 @@ class WeightedLevenshtein:
             transposition or a multi-character edit is one operation.  The costs
             sum to ``distance(a, b)``.
         """
-        return operations(self.costs, *self.align(a, b))
+        return operations(self.costs, *self._align(a, b))
 
     # -- costs as data ----------------------------------------------------------------
     def substitution_cost(self, source, target):

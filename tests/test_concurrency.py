@@ -73,7 +73,7 @@ def test_threads_share_one_metric_safely():
             wl.pairwise(words, rev[:50], n_jobs=2),
             [wl.distance(a, b) for a, b in zip(words, rev)],
             [wl.explain(a, b) for a, b in zip(words[:40], rev[:40])],
-            wl.align_batch(words, rev, 2, True),
+            wl._align_batch(words, rev, 2, True),
         )
 
     want = everything()
@@ -144,7 +144,7 @@ def test_threads_share_the_general_edit_kernels_safely():
             GENERAL.pairwise(words[:60], rev[:40], n_jobs=2),
             [GENERAL.distance(a, b) for a, b in pairs],
             [GENERAL.explain(a, b) for a, b in pairs[:30]],
-            GENERAL.align_batch(words, rev, 2, True),
+            GENERAL._align_batch(words, rev, 2, True),
             GENERAL._kernel.soft_distance_batch(words, rev, 1.3, 2),  # forward
             GENERAL._kernel.expected_counts(words[:50], rev[:50], 0.7, 2),
             WED.pairwise(words[:40], rev[:40], n_jobs=2),
@@ -244,7 +244,12 @@ UNIT_TABLE = _dp.unit_table(UNIT_Y[0], UNIT_Y[2])
             "pairwise",
             functools.partial(_dp.CostKernel.pairwise, WL._kernel, [LONG_A] * 2, [LONG_B] * 2, 1),
         ),
-        ("align_batch", functools.partial(WL.align_batch, [LONG_A] * 2, [LONG_B] * 2, 1)),
+        (
+            "align_batch",
+            functools.partial(
+                _dp.CostKernel.align_batch, WL._kernel, [LONG_A] * 2, [LONG_B] * 2, 1
+            ),
+        ),
         (
             "unit pairwise through a lexicon's match table",
             functools.partial(

@@ -1,7 +1,7 @@
 """Properties of the metrics, the estimator and the LM on random Unicode strings and costs.
 
-The kernel against its twin and a textbook reference is in test_dp.py (short
-strings) and test_edit.py (the general kernel on a small alphabet); here: the
+The kernel against its twin and a textbook reference is in kernels/test_cost_kernel.py (short
+strings) and kernels/test_edit_kernel.py (the general kernel on a small alphabet); here: the
 heap path against the twin, the general kernel (rules, transpositions, match
 costs) against its twin on any code point and any thread count, identities of
 the distance, explain() summing to distance() for WeightedEditDistance, pairwise
@@ -86,9 +86,9 @@ def test_pairwise_is_the_loop_whatever_n_jobs(costs, X, Y):
 def test_alignments_do_not_depend_on_threads(costs, X):
     wl = WeightedLevenshtein(**costs)
     Y = X[::-1]
-    one = wl.align_batch(X, Y, 1, True)
+    one = wl._align_batch(X, Y, 1, True)
     for n_threads in (2, 4):
-        for got, want in zip(wl.align_batch(X, Y, n_threads, True), one, strict=True):
+        for got, want in zip(wl._align_batch(X, Y, n_threads, True), one, strict=True):
             np.testing.assert_array_equal(got, want)
 
 

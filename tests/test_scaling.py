@@ -49,13 +49,13 @@ def python_lines(call):
 def dp_cells(monkeypatch):
     """The DP cells of every alignment a WeightedLevenshtein computes (len(a) * len(b))."""
     cells = [0]
-    align_batch = WeightedLevenshtein.align_batch
+    align_batch = WeightedLevenshtein._align_batch
 
     def counting(self, X, Y, *args, **kwargs):
         cells[0] += sum((len(a) + 1) * (len(b) + 1) for a, b in zip(X, Y))
         return align_batch(self, X, Y, *args, **kwargs)
 
-    monkeypatch.setattr(WeightedLevenshtein, "align_batch", counting)
+    monkeypatch.setattr(WeightedLevenshtein, "_align_batch", counting)
     return cells
 
 

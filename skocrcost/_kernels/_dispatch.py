@@ -20,7 +20,7 @@ from ._constants import (
 
 # Up to this many OCR strings take the rows kernel: beyond (about 100 against SCOWL,
 # with its lane groups already built), the lanes' per-group profile is faster
-# (docs/performance.md, "One query against a lexicon").
+# (benchmarks/one_query.py measures both).
 ROWS_MAX_X = 64
 
 

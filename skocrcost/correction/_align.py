@@ -15,7 +15,7 @@ def aligned_tokens(ocr_lines, truth_lines):
     codes = TokenCodes()
     a = [codes(line.split()) for line in ocr_lines]
     b = [codes(line.split()) for line in truth_lines]
-    _, src, tgt, pair = WeightedLevenshtein().align_batch(a, b, 1)
+    _, src, tgt, pair = WeightedLevenshtein()._align_batch(a, b, 1)
     lines = [[] for _ in a]
     for s, g, i in zip(src.tolist(), tgt.tolist(), pair.tolist(), strict=True):
         lines[i].append((codes.token(s) if s >= 0 else None, codes.token(g) if g >= 0 else None))

@@ -14,92 +14,25 @@
  * and the largest cost, which the caller keeps below 2^31 steps.  Columns go SKC_STRIP_I
  * at a time, as in _lanes_body.h (the strips out of line, for the same reason).
  */
-/* Columns j0 + 1 .. j1 of D'' of OCR string (aid, acp, arow: n characters) against the
- * loaded group, down every row; returns the buffer that holds the last row. */
-SKC_ATTR static inline __attribute__((always_inline)) const int32_t *SKC_CAT(SKC_NAME, _strip)(
-    const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab, const int32_t *aid,
-    const uint32_t *acp, const int32_t *arow, ptrdiff_t n, ptrdiff_t mmax, int32_t *work,
-    const int32_t *profile, ptrdiff_t j0, ptrdiff_t j1) {
-    enum { L = SKC_LANES, VW = SKC_VW, NV = SKC_LANES / SKC_VW };
-    const ptrdiff_t w = mmax * L;
-    int32_t *bufa = work + (mmax + 1) * L;
-    int32_t *bufb = bufa + (mmax + 1) * L;
-    int32_t *sub = bufb + (mmax + 1) * L; /* two rows of gathered substitution costs */
-    const int32_t *restrict ins = skc_lanes_ins_i(work, mmax);
-    const int32_t *yid = (const int32_t *)(ins + w);
-    const uint32_t *ycp = (const uint32_t *)(yid + w);
-    const int32_t *row0 = skc_grid_row0(work, mmax);
-    int32_t *bcol = (int32_t *)skc_lanes_bcol((double *)work, mmax);
-    const int32_t *up = row0;
-    ptrdiff_t i, j, v;
-    for (i = 0; i < n; i += 2) {
-        int32_t *restrict dst = ((up == bufa) ? bufb : bufa) + j0 * L;
-        const int32_t *restrict src = up + j0 * L;
-        const int32_t *restrict s0 = skc_grid_srow(dense, n_ids, del_tab, profile, arow, aid, acp,
-                                                   i, yid, ycp, ins, w, j0, j1, sub) +
-                                     j0 * L;
-        SKC_VT a[NV], b[NV], u[NV], x, y, vup;
-        for (v = 0; v < NV; v++) {
-            u[v] = *(const SKC_VT *)(src + v * VW);
-            a[v] = b[v] = (SKC_VT){0}; /* column 0 of D'' */
-        }
-        if (i + 1 == n) { /* the last row of an odd count: one row */
-            for (v = 0; v < NV; v++) {
-                if (j0) a[v] = *(const SKC_VT *)(bcol + (i + 1) * L + v * VW);
-                *(SKC_VT *)(dst + v * VW) = a[v];
-            }
-            for (j = 0; j < j1 - j0; j++) {
-                for (v = 0; v < NV; v++) {
-                    const ptrdiff_t c = j * L + v * VW;
-                    vup = *(const SKC_VT *)(src + c + L);
-                    x = u[v] + *(const SKC_VT *)(s0 + c);
-                    x = SKC_MIN(vup, x);
-                    a[v] = SKC_MIN(a[v], x);
-                    *(SKC_VT *)(dst + c + L) = a[v];
-                    u[v] = vup;
-                }
-            }
-            if (j1 < mmax)
-                for (v = 0; v < NV; v++) *(SKC_VT *)(bcol + (i + 1) * L + v * VW) = a[v];
-        } else {
-            const int32_t *restrict s1 = skc_grid_srow(dense, n_ids, del_tab, profile, arow, aid,
-                                                       acp, i + 1, yid, ycp, ins, w, j0, j1,
-                                                       sub + w) +
-                                         j0 * L;
-            for (v = 0; v < NV; v++) {
-                if (j0) {
-                    a[v] = *(const SKC_VT *)(bcol + (i + 1) * L + v * VW);
-                    b[v] = *(const SKC_VT *)(bcol + (i + 2) * L + v * VW);
-                }
-                *(SKC_VT *)(dst + v * VW) = b[v];
-            }
-            for (j = 0; j < j1 - j0; j++) {
-                for (v = 0; v < NV; v++) {
-                    const ptrdiff_t c = j * L + v * VW;
-                    vup = *(const SKC_VT *)(src + c + L);
-                    /* Row i, column j + 1: diagonal, up, left. */
-                    x = u[v] + *(const SKC_VT *)(s0 + c);
-                    x = SKC_MIN(vup, x);
-                    x = SKC_MIN(a[v], x);
-                    /* Row i + 1, column j + 1: its diagonal and up are row i's cells. */
-                    y = a[v] + *(const SKC_VT *)(s1 + c);
-                    a[v] = x;
-                    y = SKC_MIN(x, y);
-                    b[v] = SKC_MIN(b[v], y);
-                    *(SKC_VT *)(dst + c + L) = b[v];
-                    u[v] = vup;
-                }
-            }
-            if (j1 < mmax)
-                for (v = 0; v < NV; v++) {
-                    *(SKC_VT *)(bcol + (i + 1) * L + v * VW) = a[v];
-                    *(SKC_VT *)(bcol + (i + 2) * L + v * VW) = b[v];
-                }
-        }
-        up = dst - j0 * L;
-    }
-    return up;
-}
+/* The strip (_lanes_strip.h) on D'': a deletion and an insertion add nothing, and
+ * column 0 is 0; the substitution rows hold sub''. */
+#define SKC_T int32_t
+#define SKC_FADD(x, y) ((x) + (y))
+#define SKC_ROW0(work) skc_grid_row0(work, mmax)
+#define SKC_INS_ROW(work) skc_lanes_ins_i(work, mmax)
+#define SKC_BCOL(work) ((int32_t *)skc_lanes_bcol((double *)(work), mmax))
+#define SKC_SROW(i, buf) \
+    skc_grid_srow(dense, n_ids, del_tab, profile, arow, aid, acp, (i), yid, ycp, ins, w, j0, j1, buf)
+#define SKC_ROW_PREP(i)
+#define SKC_ROW2_PREP(i)
+#define SKC_CELL_PREP(c)
+#define SKC_UP0(x) (x)
+#define SKC_UP1(x) (x)
+#define SKC_LEFT(x) (x)
+#define SKC_COL0(x, k) ((SKC_VT){0})
+#define SKC_U_FIRST 1
+#include "_lanes_strip.h"
+#undef SKC_FADD
 
 /* One OCR string's distances: each lane's last cell of D'' plus P[n] (the cost of
  * deleting the OCR string) and Q[m] (the loader's first row), times the step. */
@@ -116,11 +49,8 @@ SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _pu
                 (double)((int64_t)up[m[k] * SKC_LANES + k] + p + q[m[k] * SKC_LANES + k]) * step;
 }
 
-#define SKC_T int32_t
 #define SKC_STRIP SKC_STRIP_I
 #include "_lanes_each.h"
-#undef SKC_STRIP
-#undef SKC_T
 
 SKC_ATTR static void SKC_NAME(const int32_t *dense, ptrdiff_t n_ids, const int32_t *del_tab,
                               const int32_t *xid, const uint32_t *xcp, const int32_t *xrow,

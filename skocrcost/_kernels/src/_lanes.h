@@ -27,8 +27,9 @@
 
 /* Four vectors of four doubles (two of eight int32 on a grid): four chains in flight.
  * Eight lanes left the double kernel waiting on its chains once the additions off them
- * moved to the FMA pipes (SKC_FADD); sixteen take 20% fewer cycles for (iii) on doubles
- * and 8% fewer on a grid (docs/performance.md, "Session 10"). */
+ * moved to the FMA pipes (SKC_FADD); sixteen take 20% fewer cycles on doubles and 8%
+ * fewer on a grid for the token matrix of benchmarks/run.py (a 2000 x 2000 ``pairwise``
+ * of tokens of 5-12 characters). */
 #define SKC_LANES 16
 #define SKC_NO_CP 0xFFFFFFFFu /* never a code point: padding columns never match */
 #define SKC_NO_MATCH 0xFFFFFFFEu /* never a code point, nor SKC_NO_CP: matches no column */
@@ -133,9 +134,9 @@ static inline void skc_grid_potentials(int32_t *row, int32_t d, const int32_t *i
  * its row, cols[0] the group's first column, 16 doubles from there), SKC_PREFETCH_AHEAD
  * strings ahead.  A group's calls walk down every row of the output, each a new page,
  * where the hardware prefetchers do not follow: the writes then missed the cache as the
- * memory under the output allowed, and a quarter of the runs of (iii) on a grid took
- * 44-47 ms instead of 23-31 ms (docs/performance.md, "Session 11").  With the prefetch:
- * 23.2-23.6 ms every time, and AVX2 on doubles 10% less time. */
+ * memory under the output allowed, and a quarter of the runs of the token matrix on a
+ * grid took 44-47 ms instead of 23-31 ms.  With the prefetch: 23.2-23.6 ms every time,
+ * and AVX2 on doubles 10% less time. */
 #define SKC_PREFETCH_AHEAD 3
 static inline void skc_prefetch_out(double *out, const int64_t *cols) {
     __builtin_prefetch(out + cols[0], 1);
@@ -181,7 +182,8 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 }
 
 /* The DP over the loaded group, once per vector width (_lanes_body.h and, for costs on
- * a grid, _grid_body.h are templates), SKC_STRIP_D columns of doubles or SKC_STRIP_I of
+ * a grid, _grid_body.h are templates, which share the strip _lanes_strip.h and the loop
+ * over the OCR strings _lanes_each.h), SKC_STRIP_D columns of doubles or SKC_STRIP_I of
  * int32 at a time (each template reads its own): five rows of a strip
  * (the row above, the row written, two of substitution costs and the insertion costs) in
  * 20 KiB of doubles or int32, within L1. */
@@ -213,8 +215,8 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define SKC_HAVE_AVX2_CLONE 1
 /* x + y as x * 1 + y: one rounding of the exact sum, the same double.  vaddpd and vminpd
- * share two pipes on Zen 3 and the FMA unit has two more (docs/performance.md, "How far
- * the lanes are from the hardware"), so the additions off a cell's chain go there. */
+ * share two pipes on Zen 3 and the FMA unit has two more (benchmarks/fp_pipes.c measures
+ * them), so the additions off a cell's chain go there. */
 #define SKC_ATTR __attribute__((target("avx2,fma")))
 #define SKC_NAME skc_lanes_avx2
 #define SKC_VT skc_v4
@@ -242,12 +244,12 @@ static void skc_grid_profile(const int32_t *dense, ptrdiff_t n_ids, const int32_
 
 /* AVX-512 on doubles: 8 per vector, so the 16 lanes are two vectors.  The same template;
  * avx512f has every instruction it uses.  On Zen 4, which runs a 512-bit operation as two
- * 256-bit halves, it takes 4-6% less time than the AVX2 instance for (iii) and 15% less
- * for strings of 128 characters, with half the vector instructions; the additions off
- * the chain are FMAs here too (without: a third more time).  On a grid the AVX2 instance
- * runs at this level too: a 16-int32 instance (one vector a row, two chains in flight)
- * took 5-17% more time for (iii), 1-2% after the output prefetch, and was not kept
- * (docs/performance.md, "Session 11"). */
+ * 256-bit halves, it takes 4-6% less time than the AVX2 instance for the token matrix
+ * and 15% less for strings of 128 characters, with half the vector instructions; the
+ * additions off the chain are FMAs here too (without: a third more time).  On a grid the
+ * AVX2 instance runs at this level too: a 16-int32 instance (one vector a row, two chains
+ * in flight) took 5-17% more time for the token matrix, 1-2% after the output prefetch,
+ * and was not kept. */
 #define SKC_HAVE_AVX512_CLONE 1
 typedef double skc_v8 __attribute__((vector_size(64), aligned(8)));
 #define SKC_ATTR __attribute__((target("avx512f")))

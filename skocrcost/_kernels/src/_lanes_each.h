@@ -2,7 +2,7 @@
  * after its strip function SKC_CAT(SKC_NAME, _strip) and its writer of one OCR string's
  * distances SKC_CAT(SKC_NAME, _put), with SKC_T (the element type) and SKC_STRIP (columns
  * per strip) defined: the strips of a long group and the loop over the OCR strings,
- * written once for both.
+ * written once for both.  Both macros are undefined again at the end.
  */
 
 /* The strips of a group of more than SKC_STRIP columns, out of line: inlined beside the
@@ -45,3 +45,6 @@ SKC_ATTR static inline __attribute__((always_inline)) void SKC_CAT(SKC_NAME, _ea
         SKC_CAT(SKC_NAME, _put)(up, del_tab, aid, n, work, m, cols, step, out);
     }
 }
+
+#undef SKC_STRIP
+#undef SKC_T

@@ -1,4 +1,4 @@
-"""Make the Tesseract fixtures of tests/test_formats.py (run from the repository root).
+"""Make the Tesseract fixtures of tests/integration/test_formats.py (run from the repository root).
 
 Renders a few ground-truth lines of the embedded ICDAR 2017 sample into a small,
 slightly degraded page image and runs Tesseract on it for each output format it

@@ -206,7 +206,7 @@ def test_pairwise_and_align_batch_on_general_tables():
     want = np.array([[wl.distance(x, y) for y in Y] for x in X])
     for n_jobs in (1, 2):
         np.testing.assert_array_equal(wl.pairwise(X, Y, n_jobs=n_jobs), want)
-    op, src, tgt, pair = wl.align_batch(X, Y)
+    op, src, tgt, pair = wl._align_batch(X, Y)
     # corn -> com: c, o, rn->m; teh -> the: t, eh->he; "" -> bam: 3 insertions;
     # barn -> x: one substitution and three deletions.
     assert np.bincount(pair, minlength=4).tolist() == [3, 2, 3, 4]
@@ -281,7 +281,7 @@ def test_long_strings_keep_only_the_rows_the_rules_need():
     assert wl.distance("m" * 3_000, "rn" * 3_000) == pytest.approx(1_500.0)
     assert wl.distance("abc" * 2_000, "bac" * 2_000) == pytest.approx(1_000.0)
     with pytest.raises(ValueError, match="use distance"):
-        wl.align("rn" * 5_000, "m" * 5_000)
+        wl._align("rn" * 5_000, "m" * 5_000)
 
 
 def test_impossible_edits_give_infinite_distance_and_still_explain():

@@ -73,9 +73,9 @@ def test_fit_is_the_same_for_every_n_jobs_and_passes_them_to_the_kernel():
 
         seen = []
 
-        def align_batch(self, X, Y, n_threads=1, costs=False):
+        def _align_batch(self, X, Y, n_threads=1, costs=False):
             Recording.seen.append(n_threads)
-            return super().align_batch(X, Y, n_threads, costs)
+            return super()._align_batch(X, Y, n_threads, costs)
 
     one = EditCostEstimator(initial_metric=Recording(), n_jobs=1).fit(X, y)
     two = EditCostEstimator(initial_metric=Recording(), n_jobs=2).fit(X, y)

@@ -9,12 +9,12 @@ the metric's identities, or TypeError/ValueError.  Anything else (another
 exception, a wrong number, a crash) fails.
 
 Driven two ways:
-* in the test suite by hypothesis (tests/test_fuzz.py, ``SKOCRCOST_FUZZ_EXAMPLES``);
+* in the test suite by hypothesis (tests/kernels/test_fuzz.py, ``SKOCRCOST_FUZZ_EXAMPLES``);
 * by atheris, coverage-guided, for as long as you like::
 
-      python tests/fuzz_kernels.py -max_total_time=600
+      python tests/kernels/fuzz_kernels.py -max_total_time=600
 
-  (libFuzzer flags; tests/test_fuzz.py runs it for ``SKOCRCOST_FUZZ_SECONDS``, default 3).
+  (libFuzzer flags; tests/kernels/test_fuzz.py runs it for ``SKOCRCOST_FUZZ_SECONDS``, default 3).
 """
 
 import json
@@ -128,7 +128,7 @@ def one_input(data):
         loop = [[wl.distance(x, y) for y in Y] for x in X]
         np.testing.assert_array_equal(D, np.array(loop).reshape(len(X), len(Y)))
     k = min(len(X), len(Y))
-    cols, err = _allowed(lambda: wl.align_batch(X[:k], Y[:k], n_jobs, True))
+    cols, err = _allowed(lambda: wl._align_batch(X[:k], Y[:k], n_jobs, True))
     if err is None and D is not None and k:
         per_pair = np.bincount(cols[4], weights=cols[3], minlength=k)
         np.testing.assert_allclose(per_pair, np.diagonal(D)[:k], rtol=1e-9, atol=1e-12)

@@ -133,7 +133,7 @@ def test_bad_inputs_are_named():
 
 # -- quality on real OCR (BLN600, SCOWL); protocol in benchmarks/correction_quality.py -------
 def _protocol():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "correction_quality.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "correction_quality.py"
     spec = importlib.util.spec_from_file_location("correction_quality", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -20,7 +20,7 @@ from skocrcost.datasets import load_icdar2017_sample
 from skocrcost.formats import correct_document, detect_format, read_document
 from skocrcost.formats._document import apply_changes, cut_word, share
 
-DATA = Path(__file__).resolve().parent / "data" / "ocr"
+DATA = Path(__file__).resolve().parents[1] / "data" / "ocr"
 ALTO = "{http://www.loc.gov/standards/alto/ns-v%s#}"
 PAGE19 = "{http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15}"
 XHTML = "{http://www.w3.org/1999/xhtml}"

@@ -1,4 +1,4 @@
-"""Bounded fuzzing of the compiled entry points (the target is tests/fuzz_kernels.py).
+"""Bounded fuzzing of the compiled entry points (the target is tests/kernels/fuzz_kernels.py).
 
 Short by default, for CI; longer with ``SKOCRCOST_FUZZ_EXAMPLES`` (hypothesis
 examples, default 300) and ``SKOCRCOST_FUZZ_SECONDS`` (atheris, default 3).
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 EXAMPLES = int(os.environ.get("SKOCRCOST_FUZZ_EXAMPLES", "300"))
 SECONDS = int(os.environ.get("SKOCRCOST_FUZZ_SECONDS", "3"))
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -31,7 +31,7 @@ def test_fuzz_with_atheris():
     run = subprocess.run(
         [
             sys.executable,
-            str(ROOT / "tests" / "fuzz_kernels.py"),
+            str(ROOT / "tests" / "kernels" / "fuzz_kernels.py"),
             f"-max_total_time={SECONDS}",
             "-rss_limit_mb=4096",
             "-seed=1",

@@ -1,4 +1,4 @@
-"""KatzBackoffLM: the seed's formulas, normalisation everywhere, and scikit-learn conventions."""
+"""KatzBackoffLM: the formulas of docs/katz.md, normalisation everywhere, sklearn conventions."""
 
 import itertools
 import math

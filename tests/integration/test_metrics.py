@@ -141,6 +141,27 @@ def test_distance_is_a_plain_method_with_its_signature():
     assert pickle.loads(pickle.dumps(wl.distance))("ab", "bb") == 0.25
 
 
+@pytest.mark.parametrize(
+    "costs", [{("a", "b"): 0.25}, {("rn", "m"): 0.2}], ids=["single-character", "general"]
+)
+def test_align_and_align_batch_are_deprecated_and_give_what_they_gave(costs):
+    # Kernel op codes are internal (explain gives EditOperations); the old public names
+    # warn and still return the kernel's columns.
+    wl = WeightedLevenshtein(costs)
+    X, Y = ["corn", "ab", ""], ["com", "bb", "x"]
+    with pytest.warns(FutureWarning, match=r"align_batch\(X, Y\) .* is deprecated"):
+        got = wl.align_batch(X, Y, 2, True)
+    for x, y in zip(got, wl._kernel.align_batch(X, Y, 1, True), strict=True):
+        np.testing.assert_array_equal(x, y)
+    with pytest.warns(FutureWarning, match=r"use explain\(a, b\)"):
+        got = wl.align("corn", "com")
+    for x, y in zip(got, wl._kernel.align("corn", "com"), strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert sum(op.cost for op in wl.explain("corn", "com")) == got[3].sum()
+    # Not on the API pages: autodoc leaves out members marked private.
+    assert ":meta private:" in wl.align.__doc__ and ":meta private:" in wl.align_batch.__doc__
+
+
 def test_learned_costs_survive_the_dict_round_trip_for_unknown_characters():
     # Learned costs depend on the OCR character even when the truth character is
     # unknown (never seen in training); ocr-stringdist's layout has one default only.

@@ -1,4 +1,4 @@
-"""EditCostEstimator: the seed's formulas, the asymptote, and scikit-learn conventions."""
+"""EditCostEstimator: the formulas of docs/model.md, the asymptote, and scikit-learn conventions."""
 
 import math
 import pickle
