@@ -53,15 +53,30 @@ CLI_CASES = {
         "--n-jobs",
     ),
     "neighbors: no lexicon": (["neighbors", "a"], 2, "--lexicon"),
-    "correct: text a directory": (["correct", "dir", "--lexicon", "words.txt"], 1, "dir"),
-    "correct: missing text": (["correct", "nope.txt", "--lexicon", "words.txt"], 1, "nope.txt"),
+    "correct: text a directory": (["correct", "dir"], 1, "dir"),
+    "correct: missing text": (["correct", "nope.txt"], 1, "nope.txt"),
+    "correct: lexicon without pairs": (
+        ["correct", "words.txt", "--lexicon", "words.txt"],
+        1,
+        "--lexicon needs --pairs",
+    ),
+    "correct: min-confidence above 1": (
+        ["correct", "words.txt", "--min-confidence", "1.5"],
+        2,
+        "--min-confidence",
+    ),
+    "fit: lexicon without --corrector": (
+        ["fit", "pairs.tsv", "-o", "m.json", "--lexicon", "words.txt"],
+        1,
+        "--lexicon is for --corrector",
+    ),
     "correct: missing pairs": (
         ["correct", "words.txt", "--lexicon", "words.txt", "--pairs", "nope.tsv"],
         1,
         "nope.tsv",
     ),
     "correct: costs-only model": (
-        ["correct", "words.txt", "--lexicon", "words.txt", "--model", "costs.json"],
+        ["correct", "words.txt", "--model", "costs.json"],
         1,
         "holds costs only",
     ),

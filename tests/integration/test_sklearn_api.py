@@ -16,7 +16,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import estimator_checks as checks
 from sklearn.utils.validation import check_is_fitted
 
-from skocrcost import EditCostEstimator, EditDistanceNeighbors, KatzBackoffLM
+from skocrcost import EditCostEstimator, EditDistanceNeighbors, KatzBackoffLM, OCRCorrector
 
 OCR = ["tbe", "c0w", "Tlie", "aud", "the", "cow", "1t", "of"]
 TRUTH = ["the", "cow", "The", "and", "the", "cow", "It", "of"]
@@ -28,6 +28,8 @@ def _fit(est):
         return est.fit(OCR, TRUTH)
     if isinstance(est, KatzBackoffLM):
         return est.fit(["the cow", "the house", "his cow"])
+    if isinstance(est, OCRCorrector):
+        return est.fit(OCR, TRUTH)
     return est.fit(TRUTH)
 
 
@@ -37,6 +39,8 @@ def _outputs(est):
         return est.transform(OCR), est.score(OCR, TRUTH)
     if isinstance(est, KatzBackoffLM):
         return (est.score_samples(["the cow", "his house"]),)
+    if isinstance(est, OCRCorrector):
+        return est.predict(["Tbe c0w aud tbe house", *OCR]), est.score(OCR, TRUTH)
     return est.kneighbors(OCR, 2)
 
 
@@ -45,8 +49,15 @@ ESTIMATORS = [
     EditCostEstimator(k=0.5, resolution=2**-16, max_token_length=2, min_count=1),
     EditDistanceNeighbors(2),
     KatzBackoffLM(order=3),
+    OCRCorrector(lexicon=None),
 ]
-IDS = ["EditCostEstimator", "EditCostEstimator-rules", "EditDistanceNeighbors", "KatzBackoffLM"]
+IDS = [
+    "EditCostEstimator",
+    "EditCostEstimator-rules",
+    "EditDistanceNeighbors",
+    "KatzBackoffLM",
+    "OCRCorrector",
+]
 
 # scikit-learn's own checks that need no numeric data: parameters, cloning, repr, tags.
 SKLEARN_CHECKS = [
@@ -195,3 +206,16 @@ def test_estimator_types_in_the_tags():
         assert tags.input_tags.string and not tags.input_tags.two_d_array
     assert EditCostEstimator().__sklearn_tags__().target_tags.required
     assert not EditDistanceNeighbors().__sklearn_tags__().target_tags.required
+
+
+def test_the_corrector_declares_no_estimator_type_so_cv_splits_lines_plainly():
+    # Its score is 1 - WER, but a "classifier" type would make cross-validation
+    # stratify the folds by the truth lines, each of which occurs once.
+    from sklearn.model_selection import cross_val_score
+
+    tags = OCRCorrector().__sklearn_tags__()
+    assert tags.estimator_type is None and tags.input_tags.string and tags.target_tags.required
+    lines = ["tbe cow", "the c0w", "aud the", "tbe house", "a cow", "c0w and"] * 2
+    truth = ["the cow", "the cow", "and the", "the house", "a cow", "cow and"] * 2
+    scores = cross_val_score(OCRCorrector(lexicon=None, min_confidence=None), lines, truth, cv=3)
+    assert scores.shape == (3,) and np.all((scores > 0.5) & (scores <= 1.0))
