@@ -949,7 +949,7 @@ def test_the_search_judges_a_word_by_the_words_after_it_where_greedy_cannot():
         ["his", "bis", "dog"]
     )
     lm = KatzBackoffLM(order=2, discount=0.5).fit(["his dog", "bis", "bis", "bis"])
-    p = {  # the seed's formulas by hand: N = 9 tokens, alpha(bis) = 0.5 * 1 / 3
+    p = {  # Katz back-off's formulas (docs/katz.md) by hand: N = 9 tokens, alpha(bis) = 0.5 * 1 / 3
         ("bis", "<s>"): (3 - 0.5) / 4,
         ("his", "<s>"): (1 - 0.5) / 4,
         ("dog", "his"): (1 - 0.5) / 1,
