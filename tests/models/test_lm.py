@@ -229,3 +229,36 @@ def test_bad_queries_are_refused():
     with pytest.raises(TypeError, match="words"):
         lm.log_probabilities("book", ["his"])
     assert lm.probability("book", "his") == lm.probability("book", ["his"])
+
+
+def test_scores_are_the_sums_of_the_words_log_probabilities():
+    # The first word of the vocabulary has id 0: it is scored like any other.
+    lm = KatzBackoffLM(order=3, discount=0.5).fit(["the cow sat", "the cow ate", "a cow sat"])
+    assert lm.vocabulary_["the"] == 0
+    sentences = ["the cow", "the the sat", "cow zzz the"]
+    for sentence, got in zip(sentences, lm.score_samples(sentences), strict=True):
+        words = [*sentence.split(), "</s>"]
+        want = sum(
+            lm.log_probability(w, ["<s>", "<s>", *words[:i]])
+            for i, w in enumerate(words)
+            if w != "zzz"
+        )  # unknown words are left out
+        assert got == pytest.approx(want, rel=1e-12)
+    # Unigrams: the, cow, sat, ate, a, </s>.  Bigrams: <s> the, the cow, cow sat, sat </s>,
+    # cow ate, ate </s>, <s> a, a cow.  Trigrams: those with <s> <s> the, <s> <s> a, a cow sat.
+    assert lm.n_ngrams_ == [6, 8, 9]
+    # A one-dimensional array of sentences is a sequence of sentences.
+    again = KatzBackoffLM(order=3, discount=0.5).fit(
+        np.array(["the cow sat", "the cow ate", "a cow sat"])
+    )
+    assert again.score_samples(sentences).tolist() == lm.score_samples(sentences).tolist()
+
+
+def test_unknown_words_and_unknown_context_words_back_off():
+    lm = KatzBackoffLM(order=3, discount=0.5).fit(["the cow sat", "the cow ate", "a cow sat"])
+    # An unknown word is no word of the vocabulary, even after a context where word 0 was seen.
+    p_unknown = lm.log_probability("zzz", ["a"])
+    assert p_unknown == lm.log_probability("yyy", ["a"]) < lm.log_probability("the", ["a"])
+    # A trigram context with an unknown older word is not a context: the bigram's answer.
+    for w in ("sat", "ate", "cow", "zzz"):
+        assert lm.log_probability(w, ["zzz", "cow"]) == lm.log_probability(w, ["cow"])
