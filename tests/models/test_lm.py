@@ -256,9 +256,21 @@ def test_scores_are_the_sums_of_the_words_log_probabilities():
 
 def test_unknown_words_and_unknown_context_words_back_off():
     lm = KatzBackoffLM(order=3, discount=0.5).fit(["the cow sat", "the cow ate", "a cow sat"])
-    # An unknown word is no word of the vocabulary, even after a context where word 0 was seen.
-    p_unknown = lm.log_probability("zzz", ["a"])
-    assert p_unknown == lm.log_probability("yyy", ["a"]) < lm.log_probability("the", ["a"])
-    # A trigram context with an unknown older word is not a context: the bigram's answer.
-    for w in ("sat", "ate", "cow", "zzz"):
+    # An unknown word is no word of the vocabulary, even after a context where word 0
+    # ("the") was seen.
+    for context in (["<s>"], ["<s>", "<s>"]):
+        p_unknown = lm.log_probability("zzz", context)
+        assert p_unknown == lm.log_probability("yyy", context) < lm.log_probability("the", context)
+    # A trigram context with an unknown or absent older word is not a context: the
+    # bigram's answer, P(sat | cow) = (2 - 0.5) / 3 (not the trigram (the cow)'s 1/4).
+    for context in (["zzz", "cow"], ["cow"]):
+        assert lm.log_probability("sat", context) == pytest.approx(math.log(1.5 / 3), rel=1e-15)
+    for w in ("ate", "cow", "zzz"):
         assert lm.log_probability(w, ["zzz", "cow"]) == lm.log_probability(w, ["cow"])
+
+
+def test_defaults_and_messages():
+    assert KatzBackoffLM().get_params() == {"order": 2, "discount": 0.5}
+    lm = KatzBackoffLM().fit(["the cow"])
+    with pytest.raises(TypeError, match="^word must be a string, got int: 3$"):
+        lm.log_probability(3)
