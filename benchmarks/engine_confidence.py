@@ -12,9 +12,11 @@ every line has Tesseract's text, its per-word ``x_wconf`` (/ 100) and its truth.
 
 The degradation, drawn per line from a seeded generator: a DejaVu Serif face
 (regular, condensed or italic; no historical-looking font is installed),
-rendered at 15 to 21 pixels and scaled down to 55-80% (a low-resolution scan),
-a Gaussian blur of radius 0.3 to 0.9, salt-and-pepper noise on 0.5-2.5% of the
-pixels, a slight skew, scaled back up and thresholded.  Tesseract's output is
+rendered at 17 to 23 pixels, skewed by up to 0.6 degrees, scaled down to 60-90%
+(a low-resolution scan), blurred (Gaussian, radius 0.2 to 0.7), salt-and-pepper
+noise on 0.2-1.2% of the pixels, scaled back up and thresholded: Tesseract's
+character error rate comes out at 4.7-6.5% (word error rate 24-28%, much of it
+punctuation).  Tesseract's output is
 cached in ``benchmarks/results/engine_confidence/`` (not committed), so a rerun
 only corrects.
 
@@ -34,12 +36,22 @@ Measured per collection:
     * ``as is``: the changes ``correct`` makes (learned confidence >= min_confidence);
     * ``gate T``: of those, only the ones whose words the engine is less than ``T``
       sure of (a change's engine confidence: the lowest of its words');
-    * ``lower L->m``: as is, plus the changes of words the engine is less than
-      ``L`` sure of whose learned confidence is at least ``m`` (< min_confidence).
+    * ``lower L->m`` (at min_confidence 0.8): as is, plus the changes of words the
+      engine is less than ``L`` sure of whose learned confidence is at least ``m``;
+    * ``odds w``: a change is made when ``logit(its confidence) + w *
+      logit(1 - engine)`` reaches ``logit(min_confidence)`` (the engine's
+      confidence, clipped to [0.02, 0.98], moves the bar both ways; 0.5 leaves it).
 
 Reported: WER before and after (and its relative change), CER, the share of
 lines made worse, the share of right OCR tokens changed (the measures of
-``cross_collection.py``).
+``cross_collection.py``), and for each rule the ``min_confidence`` values at which
+correcting without a rule does at least as well on all three ("beaten by"); for
+each corrector, the share of the changes it makes and of those it holds back
+whose words the engine is less than 0.5 and 0.9 sure of.  The figures of
+``docs/formats.md`` ("The engine's confidence"):
+
+    python benchmarks/engine_confidence.py --n-test 800 \
+        --json benchmarks/results/engine_confidence.json
 """
 
 from __future__ import annotations
@@ -313,7 +325,7 @@ def main(argv=None):
                 report(result)
             runs.extend(found)
     if args.json:
-        Path(args.json).write_text(json.dumps(runs, indent=1))
+        Path(args.json).write_text(json.dumps(runs, separators=(",", ":")))
     return runs
 
 
