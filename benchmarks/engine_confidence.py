@@ -60,6 +60,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import shutil
 import subprocess
@@ -115,7 +116,8 @@ def tesseract_lines(name, truth):
     digest = hashlib.sha1("\n".join(truth).encode()).hexdigest()[:10]
     hocr = CACHE / f"{name}-{len(truth)}-{digest}.hocr"
     if not hocr.exists():
-        if shutil.which("tesseract") is None:
+        tesseract = shutil.which("tesseract")
+        if tesseract is None:
             sys.exit("tesseract is not on PATH")
         work = CACHE / f"{name}-images"
         work.mkdir(parents=True, exist_ok=True)
@@ -128,9 +130,9 @@ def tesseract_lines(name, truth):
         (work / "list.txt").write_text("\n".join(paths) + "\n")
         t0 = time.time()
         subprocess.run(
-            ["tesseract", str(work / "list.txt"), str(hocr.with_suffix("")), "--psm", "7",
+            [tesseract, str(work / "list.txt"), str(hocr.with_suffix("")), "--psm", "7",
              "-c", "tessedit_create_hocr=1"],
-            check=True, capture_output=True, env={"OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin"},
+            check=True, capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"},
         )  # fmt: skip
         print(f"{name}: Tesseract read {len(truth)} lines in {time.time() - t0:.0f} s", flush=True)
         shutil.rmtree(work)
