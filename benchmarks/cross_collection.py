@@ -134,19 +134,25 @@ def evaluate(fixer, ocr, truth, correct=None):
     t0 = time.process_time()
     hyp = list(fixer.predict(ocr)) if correct is None else [correct(line) for line in ocr]
     seconds = time.process_time() - t0
-    words = set(fixer.lexicon_)
-    best = ceiling(ocr, truth, words)
-    wer0, wer1, wer_c = (word_error_rate(z, truth) for z in (ocr, hyp, best))
+    out = quality(ocr, hyp, truth)
+    wer0, wer1 = out["wer_before"], out["wer_after"]
+    wer_c = word_error_rate(ceiling(ocr, truth, set(fixer.lexicon_)), truth)
+    out["ceiling_share"] = (wer0 - wer1) / (wer0 - wer_c) if wer0 > wer_c else float("nan")
+    out["tokens_per_cpu_second"] = sum(len(o.split()) for o in ocr) / seconds
+    return out
+
+
+def quality(ocr, hyp, truth):
+    """WER and CER before and after, lines made worse, right tokens changed."""
+    wer0, wer1 = word_error_rate(ocr, truth), word_error_rate(hyp, truth)
     return {
         "wer_before": wer0,
         "wer_after": wer1,
         "wer_change": (wer1 - wer0) / wer0,
         "cer_before": character_error_rate(ocr, truth),
         "cer_after": character_error_rate(hyp, truth),
-        "ceiling_share": (wer0 - wer1) / (wer0 - wer_c) if wer0 > wer_c else float("nan"),
         "lines_worse": lines_made_worse(ocr, hyp, truth),
         "right_changed": right_tokens_changed(ocr, hyp, truth),
-        "tokens_per_cpu_second": sum(len(o.split()) for o in ocr) / seconds,
     }
 
 
