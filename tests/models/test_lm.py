@@ -269,8 +269,8 @@ def test_unknown_words_and_unknown_context_words_back_off():
         assert lm.log_probability(w, ["zzz", "cow"]) == lm.log_probability(w, ["cow"])
 
 
-def test_defaults_and_messages():
+def test_defaults_and_a_message():
     assert KatzBackoffLM().get_params() == {"order": 2, "discount": 0.5}
     lm = KatzBackoffLM().fit(["the cow"])
-    with pytest.raises(TypeError, match="^word must be a string, got int: 3$"):
+    with pytest.raises(TypeError, match=r"^words\[0\] must be a string, got int: 3$"):
         lm.log_probability(3)
