@@ -1,0 +1,83 @@
+"""How correcting a large corpus scales: n_jobs, and Dask workers (skocrcost.dask.correct).
+
+    cd benchmarks && PYTHONPATH=.. python correction_scaling.py [--tokens 1000000] [--workers 2]
+
+The corpus: BLN600 OCR lines (``../shared/data``) repeated until it holds
+``--tokens`` whitespace tokens, corrected by the shipped corrector
+(``pretrained_corrector()``).  Runs, each on a fresh corrector (cold caches):
+
+* ``predict`` in this process with ``n_jobs=1`` and with ``n_jobs=-1`` (the
+  threads of the candidate search);
+* ``skocrcost.dask.correct`` on a ``LocalCluster`` of 1 and of ``--workers``
+  single-threaded worker processes, the corrector sent once per worker.
+
+Prints wall-clock seconds, tokens per second and the speed-up over one worker;
+checks that every run returns the same lines.  Repeating the lines makes the
+caches warm sooner than a real collection would: the figures are an upper bound
+on tokens per second, and fair between the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from _pairs import read_pairs
+
+from skocrcost.datasets import pretrained_corrector
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+
+
+def corpus(n_tokens):
+    X, _ = read_pairs(DATA / "bln600" / "train.lines.tsv")
+    lines, total = [], 0
+    while total < n_tokens:
+        for line in X:
+            lines.append(line)
+            total += len(line.split())
+            if total >= n_tokens:
+                break
+    return lines, total
+
+
+def timed(run):
+    t0 = time.perf_counter()
+    out = run()
+    return time.perf_counter() - t0, list(out)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tokens", type=int, default=1_000_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--block-size", type=int, default=2000, help="lines per Dask block")
+    args = parser.parse_args(argv)
+    lines, n = corpus(args.tokens)
+    print(f"{len(lines)} lines, {n} tokens")
+    results = {}
+    for n_jobs in (1, -1):
+        fixer = pretrained_corrector().set_params(n_jobs=n_jobs)
+        results[f"predict, n_jobs={n_jobs}"] = timed(lambda f=fixer: f.predict(lines))
+
+    from dask.distributed import Client, LocalCluster
+
+    from skocrcost.dask import correct
+
+    for workers in sorted({1, args.workers}):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cluster:
+            with Client(cluster):
+                fixer = pretrained_corrector().set_params(n_jobs=1)
+                results[f"dask, {workers} worker(s)"] = timed(
+                    lambda f=fixer: correct(lines, f, block_size=args.block_size).compute()
+                )
+    reference = results["predict, n_jobs=1"][1]
+    one = results["dask, 1 worker(s)"][0]
+    for name, (seconds, out) in results.items():
+        assert out == reference, f"{name} corrected differently"
+        print(f"{name:24s} {seconds:8.1f} s  {n / seconds:8.0f} tok/s  x{one / seconds:.2f}")
+
+
+if __name__ == "__main__":
+    main()
