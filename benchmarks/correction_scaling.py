@@ -12,7 +12,9 @@ The corpus: BLN600 OCR lines (``../shared/data``) repeated until it holds
   single-threaded worker processes, the corrector sent once per worker.
 
 Prints wall-clock seconds, tokens per second and the speed-up over one worker;
-checks that every run returns the same lines.  Repeating the lines makes the
+checks that runs cut the same way return the same lines (the corrector counts a
+word's recurrences in what one call corrects, so one call over the whole corpus
+and one call per Dask block may differ where recurrences decide).  Repeating the lines makes the
 caches warm sooner than a real collection would: the figures are an upper bound
 on tokens per second, and fair between the runs.
 """
@@ -72,11 +74,12 @@ def main(argv=None):
                 results[f"dask, {workers} worker(s)"] = timed(
                     lambda f=fixer: correct(lines, f, block_size=args.block_size).compute()
                 )
-    reference = results["predict, n_jobs=1"][1]
     one = results["dask, 1 worker(s)"][0]
-    for name, (seconds, out) in results.items():
-        assert out == reference, f"{name} corrected differently"
+    for name, (seconds, _) in results.items():
         print(f"{name:24s} {seconds:8.1f} s  {n / seconds:8.0f} tok/s  x{one / seconds:.2f}")
+    # Recurrences are counted per call (per Dask block): runs agree with runs cut the same way.
+    assert results["predict, n_jobs=-1"][1] == results["predict, n_jobs=1"][1]
+    assert results[f"dask, {args.workers} worker(s)"][1] == results["dask, 1 worker(s)"][1]
 
 
 if __name__ == "__main__":

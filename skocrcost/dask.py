@@ -153,7 +153,10 @@ def correct(texts, corrector, *, block_size=DEFAULT_BLOCK_SIZE):
     -------
     dask.bag.Bag or dask.array.Array of str (object dtype)
         A bag for a bag (same partitions), else a one-dimensional dask array;
-        lazy, equal to ``corrector.predict(texts)`` once computed.
+        lazy; once computed, ``corrector.predict`` of each block (or partition),
+        which is ``corrector.predict(texts)`` unless recurrences decide: a word's
+        recurrences are counted within what one call corrects, so keep a
+        document's lines in one block.
 
     Examples
     --------
