@@ -160,11 +160,15 @@ class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseE
         seq, pos = self._encode(X, vocabulary, n, grow=True)
         levels = _count(seq, pos, n, len(vocabulary), d)
         # Set every fitted attribute at the end: a failed refit keeps the previous state.
+        return self._set_fitted(vocabulary, levels, len(pos))
+
+    def _set_fitted(self, vocabulary, levels, n_tokens):
+        """Set the fitted attributes from the n-gram levels (by fit, or read from a file)."""
         self.vocabulary_ = vocabulary
-        self.n_tokens_ = len(pos)
+        self.n_tokens_ = n_tokens
         self.n_ngrams_ = [len(level.keys) for level in levels]
         self._levels = levels
-        self._fitted_order = n
+        self._fitted_order = len(levels)
         return self
 
     @staticmethod

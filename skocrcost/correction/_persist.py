@@ -146,13 +146,9 @@ def _lm_to_json(lm):
 def _lm_from_json(state):
     if state is None:
         return None
-    lm = KatzBackoffLM(**state["params"])
-    lm.vocabulary_ = {w: i for i, w in enumerate(state["words"])}
-    lm._levels = [_Level(**{f: decode(level[f]) for f in LM_FIELDS}) for level in state["levels"]]
-    lm.n_tokens_ = int(state["n_tokens"])
-    lm.n_ngrams_ = [len(level.keys) for level in lm._levels]
-    lm._fitted_order = len(lm._levels)
-    return lm
+    levels = [_Level(**{f: decode(level[f]) for f in LM_FIELDS}) for level in state["levels"]]
+    vocabulary = {w: i for i, w in enumerate(state["words"])}
+    return KatzBackoffLM(**state["params"])._set_fitted(vocabulary, levels, int(state["n_tokens"]))
 
 
 def _variants_to_json(variants):
