@@ -338,6 +338,15 @@ class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseE
         """``exp(-score(X))``: the per-token perplexity of held-out sentences."""
         return math.exp(-self.score(X))
 
+    def _level_arrays(self):
+        """Each order's arrays ``(context_keys, total, discount, alpha, rest, keys,
+        counts)``, for a compiled reader of the same probabilities (``_kernels.KatzTables``)."""
+        check_is_fitted(self)
+        return [
+            (lv.context_keys, lv.total, lv.discount, lv.alpha, lv.rest, lv.keys, lv.counts)
+            for lv in self._levels
+        ]
+
     def __sklearn_is_fitted__(self):
         return hasattr(self, "_levels")
 

@@ -10,6 +10,8 @@ them.  Inside:
 - ``_edit_kernel``: ``EditKernel``, the general DP (match costs, transpositions,
   multi-character rules, soft-min and expected counts).
 - ``_lexicon_index``: ``LexiconIndex``, the pruned trie search of a lexicon.
+- ``_beam``: ``search_lines``, the corrector's beam search over lines of readings
+  scored with a Katz back-off language model (``KatzTables``).
 - ``*_py.py``: a pure-Python twin of each, with the same methods and bit-for-bit
   the same results (the tests hold them equal).
 - ``_constants`` and ``_tables``: the values and the table preparation the
@@ -20,6 +22,7 @@ them.  Inside:
 - ``src/``: the C headers the kernels include.
 """
 
+from ._beam import NEVER, KatzTables, search_lines
 from ._config import get_kernel_config, kernel_config, set_kernel_config
 from ._constants import BP_LANES, GRID_BITS, N_KERNEL_ARGS, OP_RULE, OP_TRANS, SIMD_LEVELS
 from ._cost_kernel import (
@@ -40,12 +43,14 @@ __all__ = [
     "BP_LANES",
     "GRID_BITS",
     "N_KERNEL_ARGS",
+    "NEVER",
     "OP_RULE",
     "OP_TRANS",
     "SIMD_LEVELS",
     "CostKernel",
     "EditKernel",
     "EncodedY",
+    "KatzTables",
     "LexiconIndex",
     "first_not_exact_str",
     "get_kernel_config",
@@ -53,6 +58,7 @@ __all__ = [
     "kernel_config",
     "openmp_max_threads",
     "rebuild_lexicon_index",
+    "search_lines",
     "set_kernel_config",
     "simd_level",
     "simd_levels",

@@ -140,11 +140,23 @@ class ChangeFeatures:
         self.scale = scale
         self.spelling = spelling
 
-    def _lm(self, word, context=()):
-        if self.lm is None or not word:
-            return 0.0
-        value = float(self.lm.log_probabilities([word], context=context)[0])
-        return max(value, _FLOOR) if math.isfinite(value) else _FLOOR
+    def _lm(self, queries):
+        """``ln P_LM(word | context)`` of each ``(word, context)``, at least ``_FLOOR``;
+        0 for no word or no language model.  One look-up for all of them."""
+        out = np.zeros(len(queries))
+        asked = [i for i, (word, _) in enumerate(queries) if word]
+        if self.lm is None or not asked:
+            return out
+        words, contexts = [queries[i][0] for i in asked], [queries[i][1] for i in asked]
+        pairs = getattr(self.lm, "_log_probability_pairs", None)  # KatzBackoffLM's
+        if pairs is not None:
+            values = np.asarray(pairs(words, contexts), dtype=float)
+        else:
+            values = np.array(
+                [self.lm.log_probabilities([w], context=c)[0] for w, c in zip(words, contexts)]
+            )
+        out[asked] = np.where(np.isfinite(values), np.maximum(values, _FLOOR), _FLOOR)
+        return out
 
     def _known(self, core):
         parts = [w for w in split_core(core)[::2] if w]
@@ -155,6 +167,7 @@ class ChangeFeatures:
         counts = Counter(_core(t).lower() for seq in sequences for t in seq if t)
         line_unknown, nearby_unknown = self._unknown_shares(sequences)
         out = np.zeros((len(spans), len(self.NAMES)))
+        queries = []  # (word, context) of the four language-model features of each row
         for k, (line, start, stop) in enumerate(spans):
             tokens, fixed = sequences[line], corrected[line]
             original, new = _joined(tokens[start:stop]), _joined(fixed[start:stop])
@@ -193,14 +206,17 @@ class ChangeFeatures:
                 distance / max(1, len(original)),
                 channel,
                 math.log(counts[low]) if counts[low] else 0.0,
-                self._lm(low),
-                self._lm(first_new),
-                self._lm(low, context),
-                self._lm(first_new, context),
+                0.0,  # the language model's four, below
+                0.0,
+                0.0,
+                0.0,
                 self.spelling.surprisal(low) / max(1, len(low)) if low else 0.0,
                 line_unknown[line],
                 nearby_unknown[line],
             )
+            queries += [(low, ()), (first_new, ()), (low, context), (first_new, context)]
+        first = self.NAMES.index("lm_original")
+        out[:, first : first + 4] = self._lm(queries).reshape(len(spans), 4)
         return out
 
     def _unknown_shares(self, sequences):

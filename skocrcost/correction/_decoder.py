@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._kernels import NEVER, KatzTables, search_lines
 from ._tokens import (
     WHITESPACE,
     correctable,
@@ -53,6 +54,8 @@ from ._tokens import (
 LM_CACHE_SIZE = 300_000
 # Entries of a decoder's cache of candidates (a word, its candidates and their costs).
 CANDIDATE_CACHE_SIZE = 200_000
+# Entries of a decoder's cache of the words of a token.
+SLOTS_CACHE_SIZE = 200_000
 
 
 class _Readings(NamedTuple):
@@ -166,6 +169,16 @@ class NoisyChannelDecoder:
         a line-break hyphen closed up (:meth:`SurfaceRules.close_up`:
         ``sym-pathy`` -> ``sympathy``), given the lexicon, before it is
         corrected; None leaves such words.
+    n_threads : int
+        Threads the compiled search shares the lines among.
+
+    Notes
+    -----
+    Without cuts and joins and with a :class:`~skocrcost.lm.KatzBackoffLM` (or no
+    language model), the lines are searched by the compiled kernel
+    ``_kernels.search_lines``, which scores the same readings with the same
+    probabilities as :meth:`_search`; the two differ only in how exact ties are
+    broken (the kernel: the lower reading, then the state offered first).
     """
 
     def __init__(
@@ -192,8 +205,10 @@ class NoisyChannelDecoder:
         join_hyphen=(),
         recapitalise=None,
         close_up=None,
+        n_threads=1,
     ):
         self.neighbors = neighbors
+        self.n_threads = n_threads
         self.surface = surface
         self.recapitalise = recapitalise
         self.close_up = close_up
@@ -234,6 +249,7 @@ class NoisyChannelDecoder:
         self.lm_cache_size = LM_CACHE_SIZE  # entries; emptied when full
         self._counts = Counter()
         self._readings_cache = {}
+        self._slots_cache = {}  # token -> its words (_slots)
 
     def candidates(self, observed):
         """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
@@ -519,6 +535,14 @@ class NoisyChannelDecoder:
     def _slots(self, token):
         """The words of a token: ``(piece index, looked-up word, correctable, mixed)``
         each; ``mixed``: written in mixed case and priced by ``mixed_case_prior``."""
+        slots = self._slots_cache.get(token)
+        if slots is None:
+            if len(self._slots_cache) >= SLOTS_CACHE_SIZE:
+                self._slots_cache = {}  # bounded memory on long texts
+            slots = self._slots_cache[token] = self._token_slots(token)
+        return slots
+
+    def _token_slots(self, token):
         core = split_token(token)[1]
         pieces = self._word_pieces(core)
         # A lexicon word with hyphens stays whole, and so does a number with letters in
@@ -583,6 +607,8 @@ class NoisyChannelDecoder:
                 if a.endswith("-") and (j := self._joinable(a, b)) is not None
             ]
         self.candidates(looked_up)
+        if self._compiled():
+            return self._search_lines(sequences)
         return [self._search(seq)[0] for seq in sequences]
 
     def correct_lines(self, lines, review=None):
@@ -606,6 +632,45 @@ class NoisyChannelDecoder:
             parts[::2] = tokens
         return ["".join(parts) for parts in split]
 
+    # -- the compiled search ---------------------------------------------------------
+    def _compiled(self):
+        """Whether ``_kernels.search_lines`` can search the lines: one-word readings
+        only, and a Katz back-off language model or none."""
+        if self.split_cost is not None or self.join_cost is not None:
+            return False
+        if self.context_size is None:
+            return False
+        return not self._uses_lm() or hasattr(self.language_model, "_level_arrays")
+
+    def _search_lines(self, sequences):
+        """:meth:`_search` of every sequence, by the compiled kernel (:meth:`_compiled`).
+
+        Each distinct token's words and each distinct word's readings are laid out
+        once for the whole batch: the kernel reads them by index.
+        """
+        batch = _Batch(self)
+        for seq in sequences:
+            batch.add_line(seq)
+        uses_lm = self._uses_lm()
+        lm = self.language_model
+        chosen, _ = search_lines(
+            KatzTables(lm._level_arrays(), len(lm.vocabulary_)) if uses_lm else None,
+            -self.lm_weight / self.normaliser if uses_lm else 0.0,
+            *batch.arrays(),
+            start_word=batch.start,
+            m=self.context_size,
+            beam_width=self.beam_width,
+            n_threads=self.n_threads,
+        )
+        out = []
+        for seq, (start, stop) in zip(sequences, batch.lines, strict=True):
+            picked = {}
+            for where, k in zip(batch.where[start:stop], chosen[start:stop].tolist()):
+                if k > 0:  # 0 keeps the word, -1 is a word left as it is
+                    picked[where[0]] = (batch.readings[where[1]].words[k],)
+            out.append(self._output(seq, picked))
+        return out
+
     # -- the search ----------------------------------------------------------------------
     def _search(self, tokens):
         """The cheapest reading of a line of tokens: ``(corrected tokens, its score)``.
@@ -625,7 +690,11 @@ class NoisyChannelDecoder:
                 if joined is not None:
                     self._merge(ends[i + 2], self._read(beam, joined, (i, None), self.join_cost))
         score, back = min(ends[n].values(), key=lambda h: h[0])
-        return self._output(tokens, back), score
+        chosen = {}
+        while back is not None:
+            back, where, reading = back
+            chosen[where] = reading
+        return self._output(tokens, chosen), score
 
     def _best(self, hyps):
         """The ``beam_width`` cheapest of ``{state: (score, back)}``, as a list of triples."""
@@ -717,14 +786,14 @@ class NoisyChannelDecoder:
             return core
         return core[:at] + "-" + core[at:] if 0 < at < len(core) else core
 
-    def _output(self, tokens, back):
-        """The corrected tokens from the readings linked from ``back``."""
-        chosen = {}
-        while back is not None:
-            back, where, reading = back
-            chosen[where] = reading
+    def _output(self, tokens, chosen):
+        """The corrected tokens from the readings ``chosen`` (``{(token, piece): words}``;
+        ``(token, None)``: that token and the next read as one word)."""
         out = list(tokens)
+        touched = {i for i, _ in chosen}
         for i, token in enumerate(tokens):
+            if i not in touched and (i - 1, None) not in chosen:
+                continue  # kept as it is (a token is its punctuation and pieces joined)
             lead, core, trail = split_token(token)
             if (i, None) in chosen:  # tokens i and i + 1 read as one word
                 (word,) = chosen[(i, None)]
@@ -748,3 +817,93 @@ class NoisyChannelDecoder:
                 continue
             out[i] = lead + core + trail
         return out if self.surface is None else self.surface(out)
+
+
+class _Batch:
+    """Lines laid out for ``_kernels.search_lines``: word ids, reading sets and steps."""
+
+    def __init__(self, decoder):
+        self.decoder = decoder
+        lm = decoder.language_model if decoder._uses_lm() else None
+        self.vocabulary = lm.vocabulary_ if lm is not None else {}
+        self.ids, self.ctx, self.pred = {}, [], []
+        self.sets = {}  # (looked-up word, mixed) -> its reading set's index
+        self.r_start, self.r_word, self.r_score, self.r_priced = [0], [], [], []
+        self.v_start, self.v_cost, self.v_offset, self.v_rec = [0], [], [], []
+        self.token_steps = {}  # token -> its steps and where they are
+        self.readings = []  # each set's readings
+        self.steps, self.where, self.lines = [], [], []
+        self.start = self.word("<s>")
+
+    def word(self, w):
+        """The id of the (lower-cased) word ``w``, its language-model ids noted."""
+        i = self.ids.get(w)
+        if i is None:
+            i = self.ids[w] = len(self.ids)
+            known = self.vocabulary.get(w, -1)
+            self.ctx.append(len(self.vocabulary) if w == "<s>" else known)
+            self.pred.append(NEVER if w == "<s>" else known)
+        return i
+
+    def reading_set(self, o, mixed):
+        """The index of the readings of ``o`` (:meth:`NoisyChannelDecoder._choose`)."""
+        key = (o, mixed)
+        i = self.sets.get(key)
+        if i is not None:
+            return i
+        dec = self.decoder
+        r = dec._choose(o, mixed)
+        i = self.sets[key] = len(self.readings)
+        self.readings.append(r)
+        self.r_word += [self.word(w) for w in r.lower]
+        self.r_score += r.scores.tolist()
+        self.r_priced += r.priced.tolist()
+        self.r_start.append(len(self.r_word))
+        # Keeping an out-of-lexicon word may also read it as a variant (_keep_variant).
+        words = r.words[1:]
+        if (
+            not (r.priced[0] or mixed)
+            and dec.variant_cost is not None
+            and words
+            and dec.variant_offset != math.inf
+        ):
+            if o not in dec._variant_cache:
+                dec._variant_cache[o] = np.asarray(dec.variant_cost(o, words), dtype=float)
+            self.v_cost += dec._variant_cache[o].tolist()
+        self.v_start.append(len(self.v_cost))
+        self.v_offset.append(dec.variant_offset)
+        self.v_rec.append(dec._recurrence(o))
+        return i
+
+    def add_line(self, tokens):
+        start = len(self.steps)
+        for i, token in enumerate(tokens):
+            laid = self.token_steps.get(token)
+            if laid is None:
+                laid = self.token_steps[token] = [
+                    (self.reading_set(o, mixed), j) if fix else (-1 - self.word(o.lower()), None)
+                    for j, o, fix, mixed in self.decoder._slots(token)
+                ]
+            for step, j in laid:  # a reading set's index, or -1 - a word's id
+                self.steps.append(step)
+                self.where.append(None if j is None else ((i, j), step))
+        self.lines.append((start, len(self.steps)))
+
+    def arrays(self):
+        """The kernel's arrays, in the order of ``search_lines``'s parameters."""
+        i64, f64 = np.int64, np.float64
+        starts = np.array([0] + [stop for _, stop in self.lines], dtype=i64)
+        return (
+            np.array(self.ctx, dtype=i64),
+            np.array(self.pred, dtype=i64),
+            np.array(self.r_start, dtype=i64),
+            np.array(self.r_word, dtype=i64),
+            np.array(self.r_score, dtype=f64),
+            np.array(self.r_priced, dtype=np.uint8),
+            np.array(self.v_start, dtype=i64),
+            np.array(self.v_cost, dtype=f64),
+            np.array(self.v_offset, dtype=f64),
+            np.array(self.v_rec, dtype=f64),
+            np.array(self.steps, dtype=i64),
+            starts,
+        )

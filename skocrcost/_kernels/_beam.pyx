@@ -1,0 +1,514 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The beam search of a line's readings, scored with a Katz back-off language model.
+
+``search_lines`` runs the decoder's search (``NoisyChannelDecoder._search`` in
+``skocrcost/correction/_decoder.py``: one-word readings, no joins and no cuts)
+over a batch of lines, each line a list of steps.  A step is a word left as it
+is (its id) or a word to read: one of a set of readings, each with a
+context-free score, a word id and whether the language model prices it; the
+first reading keeps the word, and may also be priced as a spelling variant of
+the others.  A hypothesis is a score, a state (the last ``m`` word ids read) and
+a link to the readings chosen.  After each step the hypotheses with the same
+state merge (the cheaper survives; on a tie the one offered first) and the
+``beam_width`` cheapest survive (ties: the state offered first); each
+hypothesis offers its ``beam_width`` cheapest readings (ties: the lower
+reading).  ``_beam_py.py`` is its pure-Python twin: the tests hold them equal.
+
+The language model's probabilities are those of ``KatzBackoffLM._log_prob``
+(``skocrcost/lm.py``), read from the same arrays (``KatzTables``) with the same
+operations in the same order: a context's index at each order is found once
+per hypothesis, then each reading's n-gram by binary search.
+"""
+
+import numpy as np
+
+from libc.math cimport INFINITY, log
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, qsort
+from cython.parallel cimport parallel, prange
+
+cdef extern from "_omp.h":
+    int skc_threads(int wanted) nogil
+
+# A word id whose probability is 0 (the start symbol is never predicted).
+NEVER = -3
+cdef int64_t C_NEVER = -3
+
+
+cdef struct Level:
+    const int64_t *context_keys
+    int64_t n_context_keys
+    const int64_t *total
+    const double *discount
+    const double *alpha
+    const double *rest
+    const int64_t *keys
+    int64_t n_keys
+    const int64_t *counts
+
+
+cdef class KatzTables:
+    """The arrays of a fitted ``KatzBackoffLM``, one tuple per order:
+    ``(context_keys, total, discount, alpha, rest, keys, counts)`` (``lm._Level``)."""
+
+    cdef list arrays
+    cdef Level *levels
+    cdef readonly int n_levels
+    cdef readonly int64_t w1
+
+    def __cinit__(self, levels, int64_t n_words):
+        self.n_levels = len(levels)
+        self.w1 = n_words + 1
+        self.arrays = []
+        self.levels = <Level *> malloc(max(1, self.n_levels) * sizeof(Level))
+        if self.levels == NULL:
+            raise MemoryError()
+        cdef const int64_t[::1] ck, tot, keys, counts
+        cdef const double[::1] disc, alpha, rest
+        for j, (a_ck, a_tot, a_disc, a_alpha, a_rest, a_keys, a_counts) in enumerate(levels):
+            ck = np.ascontiguousarray(a_ck, dtype=np.int64)
+            tot = np.ascontiguousarray(a_tot, dtype=np.int64)
+            disc = np.ascontiguousarray(a_disc, dtype=np.float64)
+            alpha = np.ascontiguousarray(a_alpha, dtype=np.float64)
+            rest = np.ascontiguousarray(a_rest, dtype=np.float64)
+            keys = np.ascontiguousarray(a_keys, dtype=np.int64)
+            counts = np.ascontiguousarray(a_counts, dtype=np.int64)
+            self.arrays.append((ck, tot, disc, alpha, rest, keys, counts))  # kept alive
+            self.levels[j].context_keys = &ck[0] if ck.shape[0] else NULL
+            self.levels[j].n_context_keys = ck.shape[0]
+            self.levels[j].total = &tot[0] if tot.shape[0] else NULL
+            self.levels[j].discount = &disc[0] if disc.shape[0] else NULL
+            self.levels[j].alpha = &alpha[0] if alpha.shape[0] else NULL
+            self.levels[j].rest = &rest[0] if rest.shape[0] else NULL
+            self.levels[j].keys = &keys[0] if keys.shape[0] else NULL
+            self.levels[j].n_keys = keys.shape[0]
+            self.levels[j].counts = &counts[0] if counts.shape[0] else NULL
+
+    def __dealloc__(self):
+        free(self.levels)
+
+
+cdef inline int64_t find(const int64_t *keys, int64_t n, int64_t key, bint *hit) noexcept nogil:
+    """``lm._find``: the first position of ``key`` or after, at most n - 1, and a hit."""
+    cdef int64_t lo = 0, hi = n, mid
+    if n == 0:
+        hit[0] = False
+        return 0
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo > n - 1:
+        lo = n - 1
+    hit[0] = keys[lo] == key
+    return lo
+
+
+cdef void context_index(const Level *levels, int n_levels, int64_t w1, const int64_t *hist,
+                        int m, int64_t *ctx, bint *found) noexcept nogil:
+    """``lm._context_index`` for orders 2..n_levels of one history of ``m`` ids."""
+    cdef int k, j
+    cdef int64_t idx, token, pos
+    cdef bint ok, hit
+    for k in range(2, n_levels + 1):
+        idx = 0
+        ok = True
+        for j in range(k - 1):
+            token = hist[m - (k - 1) + j]
+            ok = ok and token >= 0
+            pos = find(levels[j + 1].context_keys, levels[j + 1].n_context_keys,
+                       idx * w1 + (token if token > 0 else 0), &hit)
+            ok = ok and hit
+            idx = pos if ok else 0
+        ctx[k] = idx
+        found[k] = ok
+
+
+cdef double log_prob(const Level *levels, int n_levels, int64_t w1, int64_t w,
+                     const int64_t *ctx, const bint *found) noexcept nogil:
+    """``lm._log_prob`` of word id ``w`` (-1 unknown, NEVER: probability 0)."""
+    cdef int k
+    cdef int64_t wid = w if w > 0 else 0, c, pos
+    cdef bint seen
+    cdef double p, alpha
+    if w == C_NEVER:
+        return -INFINITY
+    p = (1.0 if w < 0 else <double> levels[0].counts[wid]) / <double> levels[0].total[0]
+    for k in range(2, n_levels + 1):
+        if not found[k]:
+            continue
+        c = ctx[k]
+        pos = find(levels[k - 1].keys, levels[k - 1].n_keys, c * w1 + wid, &seen)
+        if seen and w >= 0:
+            p = (<double> levels[k - 1].counts[pos] - levels[k - 1].discount[c]) / (
+                <double> levels[k - 1].total[c])
+        else:
+            alpha = levels[k - 1].alpha[c]
+            p = alpha * p / levels[k - 1].rest[c] if alpha > 0 else 0.0
+    return log(p)
+
+
+cdef struct Cost:
+    double score
+    int64_t tie  # the lower goes first among equal scores
+
+
+cdef int cheaper(const void *a, const void *b) noexcept nogil:
+    """qsort's order of ``Cost``s (and of structs that start with one): cheaper first."""
+    cdef const Cost *x = <const Cost *> a
+    cdef const Cost *y = <const Cost *> b
+    if x.score < y.score:
+        return -1
+    if x.score > y.score:
+        return 1
+    return (x.tie > y.tie) - (x.tie < y.tie)
+
+
+cdef struct Offer:
+    Cost cost  # its score, and when its state was first offered in this step (a dict's order)
+    int64_t hyp
+    int64_t reading  # -1: a word left as it is
+    int64_t group  # the offering hypothesis's state less its oldest word (first such hypothesis)
+    int64_t word  # the word read: the new state is the group's words and this one
+
+
+cdef struct Work:
+    # The hypotheses (``beam`` of them, each ``m`` word ids and ``m`` context ids),
+    # and the next step's, swapped after each step.
+    double *score
+    int64_t *state
+    int64_t *ctx
+    int64_t *link
+    double *score_next
+    int64_t *state_next
+    int64_t *ctx_next
+    int64_t *link_next
+    int64_t *group
+    Offer *offers
+    int64_t *table  # an offer's index, valid where its stamp is this step's
+    int64_t *stamp
+    int64_t now
+    int64_t table_mask
+    Cost *ranked  # a hypothesis's readings: total score, reading
+    double *lm
+    int64_t *hist
+    int64_t *level_ctx
+    bint *level_found
+    # The links: the reading chosen at a step, after the links of the hypothesis before.
+    int64_t *node_parent
+    int64_t *node_step
+    int64_t *node_reading
+
+
+cdef void offer(Work *w, int64_t *n, double score, int64_t hyp, int64_t reading,
+                int64_t group, int64_t word) noexcept nogil:
+    """Offer a next state: kept if it is new or cheaper than the one offered before."""
+    cdef uint64_t h = (<uint64_t> group * 0x9E3779B97F4A7C15ULL) ^ (<uint64_t> word * 0xC2B2AE3D27D4EB4FULL)
+    cdef int64_t slot = <int64_t> ((h ^ (h >> 29)) & <uint64_t> w.table_mask)
+    cdef int64_t at
+    cdef Offer *o
+    while True:
+        at = w.table[slot] if w.stamp[slot] == w.now else -1
+        if at < 0:
+            w.table[slot] = n[0]
+            w.stamp[slot] = w.now
+            o = &w.offers[n[0]]
+            o.cost.score = score
+            o.cost.tie = n[0]
+            o.hyp = hyp
+            o.reading = reading
+            o.group = group
+            o.word = word
+            n[0] += 1
+            return
+        o = &w.offers[at]
+        if o.group == group and o.word == word:
+            if score < o.cost.score:
+                o.cost.score = score
+                o.hyp = hyp
+                o.reading = reading
+            return
+        slot = (slot + 1) & w.table_mask
+
+
+cdef int64_t search_line(
+    const Level *levels, int n_levels, int64_t w1, int m_lm, double coef, bint use_lm,
+    const int64_t *word_ctx, const int64_t *word_pred,
+    const int64_t *r_start, const int64_t *r_word, const double *r_score,
+    const uint8_t *r_priced, const int64_t *v_start, const double *v_cost,
+    const double *v_offset, const double *v_rec,
+    const int64_t *steps, int64_t n_steps, int64_t start_word, int m, int64_t beam,
+    Work *w, int64_t *chosen, double *best_score,
+) noexcept nogil:
+    """The cheapest path through one line's steps: ``chosen[s]``, the reading taken at
+    step ``s`` (-1: a word left as it is), and its score.  Returns 0, or -1 if the
+    work space is too small (it never is: see ``search_lines``)."""
+    cdef int64_t n_hyps = 1, n_offers, n_nodes = 0, s, h, g, k, j, r0, nr, n_keep
+    cdef int64_t step, word, n_rank, v0
+    cdef double base, t, best, lm_k
+    cdef Offer *o
+    cdef double *swap_d
+    cdef int64_t *swap_i
+    # The start: m start symbols, no link.
+    w.score[0] = 0.0
+    for j in range(m):
+        w.state[j] = start_word
+        w.ctx[j] = word_ctx[start_word]
+    w.link[0] = -1
+    for s in range(n_steps):
+        chosen[s] = -1
+        step = steps[s]
+        # Each hypothesis's group: the first hypothesis with its state less the oldest word.
+        for h in range(n_hyps):
+            w.group[h] = h
+            for g in range(h):
+                if w.group[g] == g and (m <= 1 or _same(w.state + h * m + 1, w.state + g * m + 1, m - 1)):
+                    w.group[h] = g
+                    break
+        w.now += 1  # a fresh table of states
+        n_offers = 0
+        if step < 0:  # a word left as it is: every hypothesis reads it
+            word = -step - 1
+            for h in range(n_hyps):
+                offer(w, &n_offers, w.score[h], h, -1, w.group[h], word if m else 0)
+        else:
+            r0 = r_start[step]
+            nr = r_start[step + 1] - r0
+            v0 = v_start[step]
+            for h in range(n_hyps):
+                if use_lm:
+                    _history(w.ctx + h * m, m, w.hist, m_lm)
+                    context_index(levels, n_levels, w1, w.hist, m_lm, w.level_ctx, w.level_found)
+                base = w.score[h]
+                for k in range(nr):
+                    t = base + r_score[r0 + k]
+                    lm_k = 0.0
+                    if use_lm and r_priced[r0 + k]:
+                        lm_k = coef * log_prob(levels, n_levels, w1, word_pred[r_word[r0 + k]],
+                                               w.level_ctx, w.level_found)
+                        t = t + lm_k
+                    w.lm[k] = lm_k
+                    w.ranked[k].score = t
+                    w.ranked[k].tie = k
+                if v_start[step + 1] > v0:  # keeping the word as a variant of a candidate
+                    best = INFINITY
+                    for k in range(1, nr):
+                        t = v_cost[v0 + k - 1] + w.lm[k]
+                        if t < best:
+                            best = t
+                    t = base + ((best + v_offset[step]) - v_rec[step])
+                    if t < w.ranked[0].score:
+                        w.ranked[0].score = t
+                n_rank = nr
+                if nr > beam:  # only a hypothesis's beam cheapest readings can survive
+                    qsort(w.ranked, nr, sizeof(Cost), cheaper)
+                    n_rank = beam
+                for j in range(n_rank):
+                    k = w.ranked[j].tie
+                    offer(w, &n_offers, w.ranked[j].score, h, k, w.group[h],
+                          r_word[r0 + k] if m else 0)
+        # The beam cheapest states survive.
+        qsort(w.offers, n_offers, sizeof(Offer), cheaper)  # an Offer starts with its Cost
+        n_keep = n_offers if n_offers < beam else beam
+        for j in range(n_keep):
+            o = &w.offers[j]
+            h = o.hyp
+            w.score_next[j] = o.cost.score
+            if step < 0:
+                word = -step - 1
+                w.link_next[j] = w.link[h]
+            else:
+                word = r_word[r_start[step] + o.reading]
+                w.node_parent[n_nodes] = w.link[h]
+                w.node_step[n_nodes] = s
+                w.node_reading[n_nodes] = o.reading
+                w.link_next[j] = n_nodes
+                n_nodes += 1
+            if m:
+                for g in range(m - 1):
+                    w.state_next[j * m + g] = w.state[h * m + g + 1]
+                    w.ctx_next[j * m + g] = w.ctx[h * m + g + 1]
+                w.state_next[j * m + m - 1] = word
+                w.ctx_next[j * m + m - 1] = word_ctx[word]
+        n_hyps = n_keep
+        swap_d = w.score; w.score = w.score_next; w.score_next = swap_d
+        swap_i = w.state; w.state = w.state_next; w.state_next = swap_i
+        swap_i = w.ctx; w.ctx = w.ctx_next; w.ctx_next = swap_i
+        swap_i = w.link; w.link = w.link_next; w.link_next = swap_i
+    # The first hypothesis is the cheapest (the first of equals).
+    best_score[0] = w.score[0]
+    k = w.link[0]
+    while k >= 0:
+        chosen[w.node_step[k]] = w.node_reading[k]
+        k = w.node_parent[k]
+    return 0
+
+
+cdef inline bint _same(const int64_t *a, const int64_t *b, int n) noexcept nogil:
+    cdef int j
+    for j in range(n):
+        if a[j] != b[j]:
+            return False
+    return True
+
+
+cdef inline void _history(const int64_t *ctx, int m, int64_t *hist, int m_lm) noexcept nogil:
+    """The language model's history: the last ``m_lm`` context ids, padded with 'absent'."""
+    cdef int j
+    for j in range(m_lm):
+        hist[j] = ctx[m - m_lm + j] if m - m_lm + j >= 0 else -2
+
+
+cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings,
+                    int64_t max_steps, int n_levels) noexcept nogil:
+    """Allocate a work space for lines of at most ``max_steps`` steps; 0, or -1 when
+    out of memory (what was allocated is freed by ``free_work`` either way)."""
+    cdef int64_t n_offers = beam * (beam if beam > 1 else 1), size = 4, mm = m if m else 1
+    while size < 2 * n_offers:
+        size *= 2
+    w.table_mask = size - 1
+    w.now = 0
+    w.score = <double *> malloc(beam * sizeof(double))
+    w.score_next = <double *> malloc(beam * sizeof(double))
+    w.state = <int64_t *> malloc(beam * mm * sizeof(int64_t))
+    w.state_next = <int64_t *> malloc(beam * mm * sizeof(int64_t))
+    w.ctx = <int64_t *> malloc(beam * mm * sizeof(int64_t))
+    w.ctx_next = <int64_t *> malloc(beam * mm * sizeof(int64_t))
+    w.link = <int64_t *> malloc(beam * sizeof(int64_t))
+    w.link_next = <int64_t *> malloc(beam * sizeof(int64_t))
+    w.group = <int64_t *> malloc(beam * sizeof(int64_t))
+    w.offers = <Offer *> malloc(n_offers * sizeof(Offer))
+    w.table = <int64_t *> malloc(size * sizeof(int64_t))
+    w.stamp = <int64_t *> calloc(size, sizeof(int64_t))
+    w.ranked = <Cost *> malloc((max_readings + 1) * sizeof(Cost))
+    w.lm = <double *> malloc((max_readings + 1) * sizeof(double))
+    w.hist = <int64_t *> malloc((m_lm + 1) * sizeof(int64_t))
+    w.level_ctx = <int64_t *> malloc((n_levels + 2) * sizeof(int64_t))
+    w.level_found = <bint *> malloc((n_levels + 2) * sizeof(bint))
+    w.node_parent = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
+    w.node_step = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
+    w.node_reading = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
+    if (w.score == NULL or w.score_next == NULL or w.state == NULL or w.state_next == NULL
+            or w.ctx == NULL or w.ctx_next == NULL or w.link == NULL or w.link_next == NULL
+            or w.group == NULL or w.offers == NULL or w.table == NULL or w.stamp == NULL
+            or w.ranked == NULL or w.lm == NULL or w.hist == NULL or w.level_ctx == NULL
+            or w.level_found == NULL or w.node_parent == NULL or w.node_step == NULL
+            or w.node_reading == NULL):
+        return -1
+    return 0
+
+
+cdef void free_work(Work *w) noexcept nogil:
+    free(w.score); free(w.score_next); free(w.state); free(w.state_next)
+    free(w.ctx); free(w.ctx_next); free(w.link); free(w.link_next); free(w.group)
+    free(w.offers); free(w.table); free(w.stamp); free(w.ranked); free(w.lm)
+    free(w.hist); free(w.level_ctx); free(w.level_found)
+    free(w.node_parent); free(w.node_step); free(w.node_reading)
+
+
+def search_lines(
+    KatzTables lm, double coef,
+    const int64_t[::1] word_ctx, const int64_t[::1] word_pred,
+    const int64_t[::1] r_start, const int64_t[::1] r_word, const double[::1] r_score,
+    const uint8_t[::1] r_priced, const int64_t[::1] v_start, const double[::1] v_cost,
+    const double[::1] v_offset, const double[::1] v_rec,
+    const int64_t[::1] steps, const int64_t[::1] line_start,
+    int64_t start_word, int m, int64_t beam_width, int n_threads=1,
+):
+    """The cheapest reading of each line: ``(chosen, scores)``.
+
+    Parameters
+    ----------
+    lm : KatzTables or None
+        The language model; None: no language model (``coef`` unused).
+    coef : float
+        The language model's weight in cost units, times -1 (``-lm_weight / Z``).
+    word_ctx, word_pred : int64 arrays
+        For each word id: its id in the language model as a context word (the
+        start symbol: the vocabulary's size) and as a predicted word (-1: unknown;
+        ``NEVER``: probability 0).
+    r_start : int64 array
+        Reading set ``i`` is ``r_start[i]:r_start[i + 1]`` of ``r_word`` (the
+        readings' word ids), ``r_score`` (context-free scores) and ``r_priced``
+        (whether the language model prices the reading).
+    v_start, v_cost, v_offset, v_rec
+        Reading set ``i`` keeps its word as a variant of its other readings when
+        ``v_start[i] < v_start[i + 1]``: ``v_cost[v_start[i]:v_start[i + 1]]``
+        (one per other reading), plus ``v_offset[i]``, less ``v_rec[i]``.
+    steps, line_start : int64 arrays
+        Line ``l``'s steps are ``steps[line_start[l]:line_start[l + 1]]``: a
+        reading set's index, or ``-1 - id`` for the word ``id`` left as it is.
+    start_word : int
+        The start symbol's word id; the first state is ``m`` of them.
+    m : int
+        The words a state holds (the language model's order - 1; 0: none).
+    beam_width : int
+        Hypotheses kept after each step, and readings each offers.
+    n_threads : int
+        Threads, lines shared among them.
+
+    Returns
+    -------
+    chosen : int64 array, the shape of ``steps``
+        The reading taken at each step (an index into its set; -1: a word left as it is).
+    scores : float64 array, one per line
+    """
+    cdef int64_t n_lines = line_start.shape[0] - 1, l, max_steps = 0, max_readings = 1, i
+    cdef int n_levels = lm.n_levels if lm is not None else 0
+    cdef int m_lm = n_levels - 1 if n_levels else 0
+    cdef int64_t w1 = lm.w1 if lm is not None else 1
+    cdef const Level *levels = lm.levels if lm is not None else NULL
+    cdef bint use_lm = lm is not None
+    if beam_width < 1:
+        raise ValueError(f"beam_width must be at least 1, got {beam_width}")
+    if m < 0:
+        raise ValueError(f"m must be >= 0, got {m}")
+    for l in range(n_lines):
+        max_steps = max(max_steps, line_start[l + 1] - line_start[l])
+    for i in range(r_start.shape[0] - 1):
+        max_readings = max(max_readings, r_start[i + 1] - r_start[i])
+    chosen = np.full(steps.shape[0], -1, dtype=np.int64)
+    scores = np.zeros(n_lines, dtype=np.float64)
+    cdef int64_t[::1] chosen_v = chosen
+    cdef double[::1] scores_v = scores
+    cdef Work *w
+    cdef Py_ssize_t failed = 0
+    cdef int ok
+    cdef const int64_t *p_word_ctx = &word_ctx[0] if word_ctx.shape[0] else NULL
+    cdef const int64_t *p_word_pred = &word_pred[0] if word_pred.shape[0] else NULL
+    cdef const int64_t *p_r_start = &r_start[0]
+    cdef const int64_t *p_r_word = &r_word[0] if r_word.shape[0] else NULL
+    cdef const double *p_r_score = &r_score[0] if r_score.shape[0] else NULL
+    cdef const uint8_t *p_r_priced = &r_priced[0] if r_priced.shape[0] else NULL
+    cdef const int64_t *p_v_start = &v_start[0]
+    cdef const double *p_v_cost = &v_cost[0] if v_cost.shape[0] else NULL
+    cdef const double *p_v_offset = &v_offset[0] if v_offset.shape[0] else NULL
+    cdef const double *p_v_rec = &v_rec[0] if v_rec.shape[0] else NULL
+    cdef const int64_t *p_steps = &steps[0] if steps.shape[0] else NULL
+    cdef int64_t *p_chosen = &chosen_v[0] if steps.shape[0] else NULL
+    if n_lines <= 0:
+        return chosen, scores
+    with nogil, parallel(num_threads=skc_threads(n_threads)):
+        # Each thread's own work space.
+        w = <Work *> calloc(1, sizeof(Work))
+        ok = w != NULL and alloc_work(w, beam_width, m, m_lm, max_readings, max_steps,
+                                      n_levels) == 0
+        for l in prange(n_lines, schedule="dynamic"):
+            if not ok:
+                failed += 1
+                continue
+            search_line(
+                levels, n_levels, w1, m_lm, coef, use_lm, p_word_ctx, p_word_pred,
+                p_r_start, p_r_word, p_r_score, p_r_priced, p_v_start, p_v_cost,
+                p_v_offset, p_v_rec, p_steps + line_start[l],
+                line_start[l + 1] - line_start[l], start_word, m, beam_width, w,
+                p_chosen + line_start[l], &scores_v[l],
+            )
+        if w != NULL:
+            free_work(w)
+            free(w)
+    if failed:
+        raise MemoryError("search_lines: no memory for the beam's work space")
+    return chosen, scores

@@ -1,0 +1,72 @@
+"""The decoder's compiled line search against its Python search, on real OCR lines."""
+
+import copy
+
+import pytest
+from conftest import read_pairs, shared_path
+
+from skocrcost.correction._tokens import WHITESPACE
+from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
+
+
+@pytest.fixture(scope="module")
+def corrector():
+    return pretrained_corrector()
+
+
+def lines_of(source):
+    if source == "monographs (embedded sample)":
+        return load_icdar2017_sample("lines")[0][-150:]
+    if source == "newspapers":
+        return read_pairs(shared_path("bln600", "train.lines.tsv"), limit=150)[0]
+    return read_pairs(shared_path("icdar2017_engper", "dev.lines.tsv"), limit=150)[0]
+
+
+SETTINGS = {
+    "defaults": {},
+    "variants, real-word priors, narrow beam": {
+        "variant_weight": 1.0,
+        "real_word_smoothing": 1.0,
+        "beam_width": 3,
+    },
+    "rules on": {
+        "fix_mixed_case": True,
+        "fix_capitals": True,
+        "fix_hyphens": True,
+        "fix_punctuation": True,
+        "fix_case": True,
+    },
+    "no language model weight": {"lm_weight": 0.0, "recurrence_weight": 0.0},
+}
+
+
+@pytest.mark.parametrize("source", ["monographs (embedded sample)", "newspapers", "periodicals"])
+@pytest.mark.parametrize("setting", list(SETTINGS))
+def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source, setting):
+    lines = lines_of(source)
+    fixer = copy.copy(corrector).set_params(**SETTINGS[setting])
+    sequences = [WHITESPACE.split(line)[::2] for line in lines]
+    compiled = fixer._decoder()
+    assert compiled._compiled()
+    python = fixer._decoder()
+    python._compiled = lambda: False
+    got = compiled.correct_tokens(sequences)
+    assert got == python.correct_tokens(sequences)
+    assert got != sequences  # the lines have errors the decoder corrects
+
+
+def test_cuts_and_joins_take_the_python_search(corrector):
+    for params in ({"split_cost": 5.0}, {"join_cost": 5.0}):
+        decoder = copy.copy(corrector).set_params(**params)._decoder()
+        assert not decoder._compiled()
+        assert decoder.correct_tokens([["ofthe", "house"]])  # and it still corrects
+
+
+def test_without_a_language_model_the_python_search_runs():
+    X, y = load_icdar2017_sample("lines")
+    from skocrcost import OCRCorrector
+
+    fixer = OCRCorrector(language_model=None, min_confidence=None).fit(X[:300], y[:300])
+    decoder = fixer._decoder()
+    assert not decoder._compiled()  # the word prior is no Katz model
+    assert fixer.predict(["tbe house"]).tolist() == ["the house"]

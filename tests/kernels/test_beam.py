@@ -1,0 +1,193 @@
+"""The compiled beam search of lines against its pure-Python twin and against brute force."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skocrcost import KatzBackoffLM
+from skocrcost._kernels import _beam, _beam_py
+
+VOCABULARY = list("abcdefgh")
+WORDS = ["<s>", *VOCABULARY, "x", "y"]  # x and y: words the language model never saw
+
+
+def layout(lm, words=WORDS):
+    """The word tables of ``search_lines`` for ``words`` (ids are their positions)."""
+    if lm is None:
+        return np.zeros(len(words), np.int64), np.zeros(len(words), np.int64)
+    vocab = lm.vocabulary_
+    ctx = [len(vocab) if w == "<s>" else vocab.get(w, -1) for w in words]
+    pred = [_beam.NEVER if w == "<s>" else vocab.get(w, -1) for w in words]
+    return np.array(ctx, np.int64), np.array(pred, np.int64)
+
+
+@st.composite
+def problems(draw, max_readings=6, max_steps=6, max_beam=5):
+    """A language model (or none), reading sets with or without variants, and lines."""
+    order = draw(st.integers(1, 3))
+    if draw(st.booleans()):
+        sentences = draw(
+            st.lists(st.lists(st.sampled_from(VOCABULARY), max_size=6), min_size=1, max_size=8)
+        )
+        lm = KatzBackoffLM(order=order, discount=draw(st.floats(0.1, 0.9))).fit(sentences)
+        coef = -draw(st.floats(0.1, 3.0))
+    else:
+        lm, coef = None, 0.0
+    n_sets = draw(st.integers(1, 4))
+    r_start, r_word, r_score, r_priced = [0], [], [], []
+    v_start, v_cost, v_offset, v_rec = [0], [], [], []
+    score = st.floats(0, 5, allow_nan=False).map(lambda x: round(x, 2))  # ties happen
+    for _ in range(n_sets):
+        n = draw(st.integers(1, max_readings))
+        # Ids 0..len(WORDS) - 1; 0 is the start symbol, never predicted.
+        r_word += draw(st.lists(st.integers(0, len(WORDS) - 1), min_size=n, max_size=n))
+        r_score += draw(st.lists(score, min_size=n, max_size=n))
+        r_priced += draw(st.lists(st.booleans(), min_size=n, max_size=n))
+        r_start.append(len(r_word))
+        if n > 1 and draw(st.booleans()):
+            v_cost += draw(st.lists(score, min_size=n - 1, max_size=n - 1))
+        v_start.append(len(v_cost))
+        v_offset.append(draw(score))
+        v_rec.append(draw(score))
+    step = st.one_of(st.integers(0, n_sets - 1), st.integers(-len(WORDS), -1))
+    lines = draw(st.lists(st.lists(step, max_size=max_steps), max_size=3))
+    steps = [s for line in lines for s in line]
+    line_start = np.cumsum([0] + [len(line) for line in lines])
+    i64, f64 = np.int64, np.float64
+    arrays = (
+        np.array(r_start, i64),
+        np.array(r_word, i64),
+        np.array(r_score, f64),
+        np.array(r_priced, np.uint8),
+        np.array(v_start, i64),
+        np.array(v_cost, f64),
+        np.array(v_offset, f64),
+        np.array(v_rec, f64),
+        np.array(steps, i64),
+        np.array(line_start, i64),
+    )
+    m = draw(st.integers(0, 3))
+    return lm, coef, arrays, m, draw(st.integers(1, max_beam))
+
+
+def run(module, lm, coef, arrays, m, beam, n_threads=1):
+    tables = module.KatzTables(lm._level_arrays(), len(lm.vocabulary_)) if lm else None
+    return module.search_lines(
+        tables, coef, *layout(lm), *arrays, start_word=0, m=m, beam_width=beam,
+        n_threads=n_threads,
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems(), st.integers(1, 3))
+def test_search_lines_equals_its_twin(problem, n_threads):
+    lm, coef, arrays, m, beam = problem
+    chosen, scores = run(_beam, *problem, n_threads=n_threads)
+    twin_chosen, twin_scores = run(_beam_py, *problem)
+    np.testing.assert_array_equal(chosen, twin_chosen)
+    np.testing.assert_array_equal(scores, twin_scores)  # bit for bit
+
+
+def path_cost(lm, coef, arrays, m, line, path):
+    """The score of reading ``line`` by ``path`` (a reading per step; -1 for a word left)."""
+    r_start, r_word, r_score, r_priced, v_start, v_cost, v_offset, v_rec = arrays[:8]
+
+    def lm_term(word, history):
+        if lm is None:
+            return 0.0
+        w = WORDS[word]
+        context = [WORDS[h] for h in history][len(history) - m :] if m else []
+        return coef * lm.log_probability(w, context) if w != "<s>" else math.inf
+
+    history, total = [0] * m, 0.0
+    for step, k in zip(line, path, strict=True):
+        if step < 0:
+            history.append(-step - 1)
+            continue
+        at, n = r_start[step], r_start[step + 1] - r_start[step]
+        terms = [lm_term(r_word[at + j], history) if r_priced[at + j] else 0.0 for j in range(n)]
+        cost = r_score[at + k] + terms[k]
+        if k == 0 and v_start[step + 1] > v_start[step]:  # kept, maybe as a variant
+            v = v_cost[v_start[step] : v_start[step + 1]]
+            variant = min(v[j - 1] + terms[j] for j in range(1, n))
+            cost = min(cost, (variant + v_offset[step]) - v_rec[step])
+        total += cost
+        history.append(r_word[at + k])
+    return total
+
+
+def brute_force(lm, coef, arrays, m, line):
+    """The least score of any path through ``line``."""
+    r_start = arrays[0]
+    options = [[-1] if s < 0 else range(r_start[s + 1] - r_start[s]) for s in line]
+    return min(
+        (path_cost(lm, coef, arrays, m, line, path) for path in itertools.product(*options)),
+        default=0.0,
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(max_readings=3, max_steps=4))
+def test_a_beam_wider_than_every_path_finds_the_cheapest(problem):
+    """With a beam as wide as the paths, the search is exact (merging by state loses
+    nothing: the language model sees only the last m words)."""
+    lm, coef, arrays, m, _ = problem
+    if lm is not None:
+        m = lm.order - 1  # the state holds what the language model reads
+    chosen, scores = run(_beam, lm, coef, arrays, m, beam=81)
+    steps, line_start = arrays[8], arrays[9]
+    for line, score in enumerate(scores):
+        part = steps[line_start[line] : line_start[line + 1]].tolist()
+        best = brute_force(lm, coef, arrays, m, part)
+        assert score == pytest.approx(best, rel=1e-9, abs=1e-9)
+        picked = chosen[line_start[line] : line_start[line + 1]].tolist()
+        assert [k for s, k in zip(part, picked) if s < 0] == [-1] * sum(s < 0 for s in part)
+        if math.isfinite(best):  # the path chosen costs the least (a tie may pick another)
+            assert path_cost(lm, coef, arrays, m, part, picked) == pytest.approx(best)
+
+
+def test_unknown_words_are_states_of_their_own():
+    """Two words the language model never saw are different states (as in the decoder,
+    whose states are the words themselves): they take two places in the beam."""
+    lm = KatzBackoffLM(order=2).fit([["a", "b"]] * 5)
+    x, y, a, b = (WORDS.index(w) for w in "xyab")
+    # Step 1 reads x, y or a (context-free costs 0, 0.1, 0.2); step 2 reads b, which
+    # the language model expects after a far more than after x or y.
+    arrays = (
+        np.array([0, 3, 4], np.int64),
+        np.array([x, y, a, b], np.int64),
+        np.array([0.0, 0.1, 0.2, 0.0]),
+        np.array([0, 0, 0, 1], np.uint8),
+        np.array([0, 0, 0], np.int64),
+        np.zeros(0),
+        np.zeros(2),
+        np.zeros(2),
+        np.array([0, 1], np.int64),
+        np.array([0, 2], np.int64),
+    )
+    after_a = 0.2 - lm.log_probability("b", ["a"])
+    after_x = 0.0 - lm.log_probability("b", ["x"])
+    assert after_a < after_x  # a then b is the cheapest path
+    for module in (_beam, _beam_py):
+        # A beam of 2 holds x and y, so a is pruned; a beam of 3 keeps it.
+        chosen, scores = run(module, lm, -1.0, arrays, 1, beam=2)
+        assert chosen.tolist() == [0, 0]
+        assert scores[0] == pytest.approx(after_x)
+        chosen, scores = run(module, lm, -1.0, arrays, 1, beam=3)
+        assert chosen.tolist() == [2, 0]
+        assert scores[0] == pytest.approx(after_a)
+
+
+@pytest.mark.parametrize("module", [_beam, _beam_py])
+def test_bad_widths_are_refused(module):
+    arrays = (np.zeros(1, np.int64),) * 2 + (np.zeros(0),) + (np.zeros(0, np.uint8),)
+    arrays += (np.zeros(1, np.int64), np.zeros(0), np.zeros(0), np.zeros(0))
+    arrays += (np.zeros(0, np.int64), np.zeros(1, np.int64))
+    with pytest.raises(ValueError, match="beam_width"):
+        run(module, None, 0.0, arrays, 1, beam=0)
+    with pytest.raises(ValueError, match="m must"):
+        run(module, None, 0.0, arrays, -1, beam=1)
