@@ -6,12 +6,13 @@ import sys
 class _TextBar:
     """A progress line on stderr for when tqdm is not installed."""
 
-    def __init__(self, total, desc):
-        self.total, self.desc, self.n = total, desc, 0
+    def __init__(self, total, desc, suffix=""):
+        self.total, self.desc, self.suffix, self.n = total, desc, suffix, 0
         self._draw()
 
     def _draw(self):
-        print(f"\r{self.desc}: {self.n}/{self.total}", end="", file=sys.stderr, flush=True)
+        done = f"{self.n}" if self.total is None else f"{self.n}/{self.total}"
+        print(f"\r{self.desc}: {done}{self.suffix}", end="", file=sys.stderr, flush=True)
 
     def update(self, n=1):
         self.n += n
@@ -31,11 +32,21 @@ class _NoBar:
 
 def progress(total, desc, quiet=False, unit="fit"):
     """A progress bar on stderr: tqdm's (the ``progress`` extra), else a text line;
-    nothing when ``quiet``.  ``update(n)`` and ``close()``."""
+    nothing when ``quiet``.  ``update(n)`` and ``close()``.  ``total`` None: a count
+    without an end; ``unit`` "B": bytes (tqdm writes kB, MB; the text line "bytes")."""
     if quiet:
         return _NoBar()
+    in_bytes = unit == "B"
     try:
         from tqdm import tqdm
     except ImportError:
-        return _TextBar(total, desc)
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False)
+        return _TextBar(total, desc, " bytes" if in_bytes else "")
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        unit_scale=in_bytes,
+        unit_divisor=1024,
+        file=sys.stderr,
+        leave=False,
+    )

@@ -1,7 +1,11 @@
 """The ``skocrcost`` command: learn costs from a file of pairs, measure distances, demo."""
 
 import argparse
+import contextlib
+import io
 import math
+import os
+import stat
 import sys
 
 from ._progress import progress
@@ -266,29 +270,80 @@ def _neighbors(args):
     return 0
 
 
-# Lines corrected per call of the corrector: the progress bar moves once per batch, and
-# the memory held is that of one batch (the text streams through).
+# Lines corrected per call of the corrector: the memory held is that of one batch
+# (the text streams through), and the progress bar moves once per batch.
 CORRECT_BATCH = 500
+# Bytes read at a time to tell an XML document from text by its first non-blank byte.
+HEAD_BYTES = 64 * 1024
 
 
 def _correct(args):
     corrector = _corrector_for(args)
     if args.min_confidence is not None:
         corrector.set_params(min_confidence=args.min_confidence)
-    text, document = _read_input(args)
-    if document is not None:
-        return _write_document(corrector, document)
-    lines = text.split("\n")
-    batches = range(0, len(lines), CORRECT_BATCH)
-    bar = progress(len(batches), "correcting", args.quiet or len(batches) < 2, unit="batch")
+    source = contextlib.nullcontext(sys.stdin.buffer) if args.file == "-" else open(args.file, "rb")
+    with source as f:
+        head, document = _read_input(args, f)
+        if document is not None:
+            return _write_document(corrector, document)
+        lines = _byte_lines(head, f)
+        _correct_text(corrector, lines, _name(args.file), _size(f), args.quiet)
+    return 0
+
+
+def _correct_text(corrector, lines, name, total, quiet):
+    """Correct UTF-8 byte ``lines`` a batch at a time, each written before the next
+    is read; the progress bar counts bytes (of ``total``, None when not known)."""
+    bar, done = progress(total, "correcting", quiet=True), 0  # none until a second batch
     try:
-        for start in batches:
-            part = corrector.predict(lines[start : start + CORRECT_BATCH]).tolist()
-            sys.stdout.write("\n".join(part) + ("\n" if start + CORRECT_BATCH < len(lines) else ""))
-            bar.update()
+        for i, (batch, n_bytes) in enumerate(_text_batches(lines, name, CORRECT_BATCH)):
+            if i == 1:  # a bar only for more than one batch
+                bar = progress(total, "correcting", quiet, unit="B")
+                bar.update(done)
+            # Lines are split at each "\n" (as str.split): one goes back between batches.
+            sys.stdout.write(("\n" if i else "") + "\n".join(corrector.predict(batch).tolist()))
+            done += n_bytes
+            bar.update(n_bytes)
     finally:
         bar.close()
-    return 0
+
+
+def _text_batches(lines, name, size):
+    """The lines ``text.split("\\n")`` gives of the text of UTF-8 byte ``lines`` (each
+    with its line end), in lists of ``size``, each with the bytes it was read from."""
+    batch, n_bytes, line = [], 0, b"\n"
+    for number, line in enumerate(lines, 1):
+        try:
+            # A b"\n" byte is never inside a UTF-8 character: each line decodes alone.
+            batch.append(line.decode("utf-8").removesuffix("\n"))
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{name} is not UTF-8 text: line {number}: {exc}") from None
+        n_bytes += len(line)
+        if len(batch) == size:
+            yield batch, n_bytes
+            batch, n_bytes = [], 0
+    if line.endswith(b"\n"):  # after a final line end (or in no text): an empty line
+        batch.append("")
+    if batch:
+        yield batch, n_bytes
+
+
+def _byte_lines(head, f):
+    """The lines of ``head`` and then of the rest of ``f``, each with its b"\\n"."""
+    lines = io.BytesIO(head).readlines()
+    if lines and not lines[-1].endswith(b"\n"):
+        lines[-1] += f.readline()
+    yield from lines
+    yield from f
+
+
+def _size(f):
+    """The size of ``f`` in bytes if it is a regular file, else None (a pipe)."""
+    try:
+        status = os.fstat(f.fileno())
+    except OSError:  # a stream without a file descriptor
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 def _corrector_for(args):
@@ -334,25 +389,24 @@ def _corrector_for(args):
     return corrector.fit(*read_pairs(args.pairs))
 
 
-def _read_input(args):
-    """``(text, None)`` for a text FILE, ``(None, (bytes, format))`` for an OCR XML one
-    (``--format``, or detected: ALTO, hOCR or PAGE; text when it is not markup)."""
+def _read_input(args, f):
+    """``(head, None)`` for text, ``head`` its first bytes read from binary ``f`` (the
+    rest still to read); ``(None, (bytes, format))`` for an OCR XML document, read
+    whole (``--format``, or detected: ALTO, hOCR or PAGE; text when not markup)."""
     if args.format == "text":
-        return read_text(args.file), None
+        return b"", None
     from .formats import detect_format
+    from .formats._detect import LEADING, looks_like_markup
 
-    if args.file == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(args.file, "rb") as f:
-            data = f.read()
-    found = detect_format(data) if args.format == "auto" else args.format
-    if found != "text":
-        return None, (data, found)
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{_name(args.file)} is not UTF-8 text: {exc}") from None
+    head = b""
+    if args.format == "auto":
+        # Markup or text: its first non-blank byte tells, so text need not be read whole.
+        while not head.lstrip(LEADING) and (chunk := f.read(HEAD_BYTES)):
+            head += chunk
+        if not looks_like_markup(head):
+            return head, None
+    data = head + f.read()
+    return None, (data, detect_format(data) if args.format == "auto" else args.format)
 
 
 def _write_document(corrector, document):

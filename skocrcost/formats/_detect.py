@@ -18,6 +18,8 @@ PAGE_NAMESPACE = "http://schema.primaresearch.org/PAGE/gts/pagecontent/"
 # The class names that make an HTML document hOCR.
 HOCR_MARKERS = ("ocr_page", "ocr_line", "ocrx_word")
 _BOM = b"\xef\xbb\xbf"
+# What may stand before a document's first "<": a byte order mark and white space.
+LEADING = _BOM + b" \t\r\n"
 _DECLARATION = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml[^>]*\?>")
 
 
@@ -79,7 +81,7 @@ def is_hocr(root):
 
 
 def looks_like_markup(data):
-    return data.lstrip(_BOM + b" \t\r\n").startswith(b"<")
+    return data.lstrip(LEADING).startswith(b"<")
 
 
 def prolog(data, tree):
