@@ -1,17 +1,25 @@
 """How fast OCRCorrector corrects lines, side by side with symspellpy in the same process.
 
     cd benchmarks && PYTHONPATH=.. python correction_speed.py [--only NAME] [--max-train N]
+        [--n-test N] [--tuned] [--stream]
 
 For each collection of ``cross_collection.py`` (its held-out lines and training
 part): the default ``OCRCorrector`` fitted on the training lines corrects the
 held-out lines twice in one ``predict`` call each (cold caches, then warm: the
-corrector's caches of candidates and language-model probabilities), and
-symspellpy (pip install symspellpy; in the ``benchmark`` extra) corrects the
-same lines token by token: each whitespace token's core, lower-cased, looked up
-with ``Verbosity.TOP`` up to edit distance 2 in a dictionary of the same
-lexicon with the training truth's word counts (lexicon words unseen there count
-1), case transferred, punctuation kept.  Prints tokens per CPU second
-(``time.process_time``, one thread) and the WER each leaves.
+corrector's caches of candidates and token words), and symspellpy (pip install
+symspellpy; in the ``benchmark`` extra) corrects the same lines token by token:
+each whitespace token's core, lower-cased, looked up with ``Verbosity.TOP`` up
+to edit distance 2 in a dictionary of the same lexicon with the training
+truth's word counts (lexicon words unseen there count 1), case transferred,
+punctuation kept.  With ``--tuned``, also the corrector ``OCRCorrectorCV``
+tunes on the training lines (its default grid).  Prints tokens per CPU second
+(``time.process_time``, one thread), the ratio to symspellpy's, and the WER
+each leaves.
+
+``--stream``: the shipped corrector (``pretrained_corrector()``, cold) over
+every OCR line of the newspapers and the periodicals (467,000 tokens of text it
+never saw), 500 lines per ``predict`` call as ``skocrcost correct`` reads a
+file, against symspellpy over the same lines.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from collections import Counter
 
 from cross_collection import collections
 
-from skocrcost import OCRCorrector, word_error_rate
+from skocrcost import OCRCorrector, OCRCorrectorCV, word_error_rate
 from skocrcost.correction._tokens import lm_sentence, split_token
 
 
@@ -50,12 +58,46 @@ def symspell_corrector(lexicon, truth_lines):
     return correct
 
 
-def rate(n_tokens, seconds):
-    return f"{n_tokens / seconds:8.0f} tokens/CPU s"
-
-
 def wers(truth, ocr, fixed):
     return f"WER {word_error_rate(truth, ocr):.4f} -> {word_error_rate(truth, fixed):.4f}"
+
+
+def timed(correct, lines):
+    """``(tokens per CPU second, the corrected lines)``: ``correct(lines)``, timed."""
+    t = time.process_time()
+    fixed = list(correct(lines))
+    return sum(len(line.split()) for line in lines) / (time.process_time() - t), fixed
+
+
+def each(correct_line):
+    return lambda lines: [correct_line(line) for line in lines]
+
+
+def report(name, what, speed, peer, truth, ocr, fixed):
+    print(
+        f"{name:12s} {what:24s} {speed:8.0f} tokens/CPU s ({speed / peer:5.2f}x symspellpy)  "
+        f"{wers(truth, ocr, fixed)}",
+        flush=True,
+    )
+
+
+def stream(batch=500):
+    from skocrcost.datasets import pretrained_corrector
+
+    lines, truth = [], []
+    for _, (X, y, X_test, y_test) in collections(10**9).items():
+        lines += X + X_test
+        truth += y + y_test
+    lines, truth = lines[-17830:], truth[-17830:]  # the newspapers and the periodicals
+    fixer = pretrained_corrector()
+    speller = symspell_corrector(fixer.lexicon_, [])
+    peer, fixed = timed(each(speller), lines)
+    report("stream", "symspellpy", peer, peer, truth, lines, fixed)
+    speed, fixed = timed(
+        lambda ls: [f for s in range(0, len(ls), batch) for f in fixer.predict(ls[s : s + batch])],
+        lines,
+    )
+    report("stream", f"shipped, {batch} lines/call", speed, peer, truth, lines, fixed)
 
 
 def main(argv=None):
@@ -63,31 +105,26 @@ def main(argv=None):
     parser.add_argument("--only", default=None)
     parser.add_argument("--max-train", type=int, default=None)
     parser.add_argument("--n-test", type=int, default=500)
+    parser.add_argument("--tuned", action="store_true", help="also OCRCorrectorCV's corrector")
+    parser.add_argument("--stream", action="store_true", help="only the stream run")
     args = parser.parse_args(argv)
+    if args.stream:
+        return stream()
     for name, (X, y, X_test, y_test) in collections(args.n_test).items():
         if args.only and name != args.only:
             continue
         X, y = X[: args.max_train], y[: args.max_train]
-        n_tokens = sum(len(line.split()) for line in X_test)
-        fixer = OCRCorrector().fit(X, y)
-        for kind in ("cold", "warm"):
-            t = time.process_time()
-            fixed = list(fixer.predict(X_test))
-            seconds = time.process_time() - t
-            print(
-                f"{name:12s} OCRCorrector ({kind}) {rate(n_tokens, seconds)}  "
-                f"{wers(y_test, X_test, fixed)}",
-                flush=True,
-            )
-        speller = symspell_corrector(fixer.lexicon_, y)
-        t = time.process_time()
-        fixed = [speller(line) for line in X_test]
-        seconds = time.process_time() - t
-        print(
-            f"{name:12s} symspellpy          {rate(n_tokens, seconds)}  "
-            f"{wers(y_test, X_test, fixed)}",
-            flush=True,
-        )
+        fixers = {"OCRCorrector": OCRCorrector().fit(X, y)}
+        if args.tuned:
+            search = OCRCorrectorCV().fit(X, y)
+            fixers[f"tuned {search.best_params_}"] = search.best_estimator_
+        speller = symspell_corrector(fixers["OCRCorrector"].lexicon_, y)
+        peer, fixed = timed(each(speller), X_test)
+        report(name, "symspellpy", peer, peer, y_test, X_test, fixed)
+        for what, fixer in fixers.items():
+            for kind in ("cold", "warm"):
+                speed, fixed = timed(fixer.predict, X_test)
+                report(name, f"{what} ({kind})", speed, peer, y_test, X_test, fixed)
 
 
 if __name__ == "__main__":

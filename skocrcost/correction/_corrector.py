@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._sklearn_compat import HasMethods, Interval, StrOptions
+from .._threads import n_threads
 from .._validation import (
     StringInputMixin,
     check_flag,
@@ -241,7 +242,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         makes every change.  With fewer than ``ChangeConfidence.MIN_CHANGES``
         (20) changes on the held-out lines to learn from, every change is made.
     n_jobs : int, optional
-        Threads for the search: None = 1 (unless a joblib context sets it), -1 = all cores.
+        Threads for the candidate search and the beam search of lines: None = 1
+        (unless a joblib context sets it), -1 = all cores.
 
     Attributes
     ----------
@@ -850,8 +852,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             join_hyphen=[end for end, way in self.surface_rules_.join.items() if way == "-"],
             recapitalise=self.surface_rules_.recapitalise if self.fix_capitals else None,
             close_up=self.surface_rules_.close_up if self.fix_hyphens else None,
+            n_threads=n_threads(self.n_jobs),
             **self._candidate_indexes_,
         )
+        for index in (decoder.neighbors, decoder.seen_neighbors):
+            if index is not None:  # n_jobs set after fit (or on a loaded corrector) holds too
+                index.n_jobs = self.n_jobs
         # Candidates and language-model probabilities do not depend on the decoding
         # weights: every decoder of this fit shares them (per number of candidates).
         caches = self.__dict__.setdefault("_caches_", {})

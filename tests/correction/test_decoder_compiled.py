@@ -5,6 +5,7 @@ import copy
 import pytest
 from conftest import read_pairs, shared_path
 
+from skocrcost._kernels import openmp_max_threads
 from skocrcost.correction._tokens import WHITESPACE
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 
@@ -70,3 +71,14 @@ def test_without_a_language_model_the_python_search_runs():
     decoder = fixer._decoder()
     assert not decoder._compiled()  # the word prior is no Katz model
     assert fixer.predict(["tbe house"]).tolist() == ["the house"]
+
+
+def test_n_jobs_set_after_fit_reaches_both_searches_and_changes_nothing(corrector):
+    lines = lines_of("monographs (embedded sample)")
+    one = copy.copy(corrector).set_params(n_jobs=1)
+    expected = one.predict(lines).tolist()
+    two = copy.copy(corrector).set_params(n_jobs=2)
+    decoder = two._decoder()
+    assert decoder.n_threads == min(2, openmp_max_threads())
+    assert decoder.neighbors.n_jobs == 2 and decoder.seen_neighbors.n_jobs == 2
+    assert two.predict(lines).tolist() == expected
