@@ -125,7 +125,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (:func:`skocrcost.datasets.load_english_words`) and the words the
         training truth has at least twice, lower-cased, most frequent in the
         truth first.  None: the distinct words of the truth, most frequent first.
-    n_candidates : int, default=10
+    n_candidates : int, default=5
         Nearest words (by edit cost) rescored with the prior; at most the lexicon size.
     prior_weight : float, default=1.0
         Weight of ``-ln P(w)``; 0 ranks by edit cost alone.
@@ -405,7 +405,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         estimator=None,
         *,
         lexicon="english",
-        n_candidates=10,
+        n_candidates=5,
         prior_weight=1.0,
         reject_margin=0.0,
         language_model="katz",
