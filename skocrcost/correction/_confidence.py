@@ -164,7 +164,13 @@ class ChangeFeatures:
 
     def rows(self, sequences, corrected, spans):
         """One row of features per change: ``spans[k]`` is ``(line, start, stop)``."""
-        counts = Counter(_core(t).lower() for seq in sequences for t in seq if t)
+        cores = {}  # token -> its core, lower-cased: tokens repeat
+        counts = Counter(
+            cores[t] if t in cores else cores.setdefault(t, _core(t).lower())
+            for seq in sequences
+            for t in seq
+            if t
+        )
         line_unknown, nearby_unknown = self._unknown_shares(sequences)
         out = np.zeros((len(spans), len(self.NAMES)))
         queries = []  # (word, context) of the four language-model features of each row
@@ -224,12 +230,16 @@ class ChangeFeatures:
         not lexicon words: how noisy the text is (clean text's unknown words are
         mostly names, noisy text's mostly errors)."""
         unknown, total = np.zeros(len(sequences)), np.zeros(len(sequences))
+        seen = {}  # token -> (its words, its unknown words): tokens repeat
         for i, seq in enumerate(sequences):
             for token in seq:
-                for w in split_core(split_token(token)[1])[::2]:
-                    if correctable(w):
-                        total[i] += 1
-                        unknown[i] += w.lower() not in self.words and w not in self.words
+                counts = seen.get(token)
+                if counts is None:
+                    words = [w for w in split_core(split_token(token)[1])[::2] if correctable(w)]
+                    out = sum(w.lower() not in self.words and w not in self.words for w in words)
+                    counts = seen[token] = (len(words), out)
+                total[i] += counts[0]
+                unknown[i] += counts[1]
         line = unknown / np.maximum(total, 1)
         window = 2 * self.NEARBY + 1
         kernel = np.ones(window)

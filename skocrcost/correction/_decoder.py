@@ -594,7 +594,8 @@ class NoisyChannelDecoder:
 
         A token joined to the one before it (``join_cost``) comes back empty.
         """
-        sequences = [[self._rewritten(t) for t in seq] for seq in sequences]
+        if self.recapitalise is not None or self.close_up is not None:
+            sequences = [[self._rewritten(t) for t in seq] for seq in sequences]
         looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
         self._counts = Counter(looked_up)
         self._readings_cache = {}  # keeping an unknown word depends on the counts
