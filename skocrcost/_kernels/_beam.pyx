@@ -27,6 +27,8 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from cython.parallel cimport parallel, prange
 
+from skocrcost._kernels._lexicon_index cimport Hit, hit_cmp
+
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
 
@@ -150,24 +152,8 @@ cdef double log_prob(const Level *levels, int n_levels, int64_t w1, int64_t w,
     return log(p)
 
 
-cdef struct Cost:
-    double score
-    int64_t tie  # the lower goes first among equal scores
-
-
-cdef int cheaper(const void *a, const void *b) noexcept nogil:
-    """qsort's order of ``Cost``s (and of structs that start with one): cheaper first."""
-    cdef const Cost *x = <const Cost *> a
-    cdef const Cost *y = <const Cost *> b
-    if x.score < y.score:
-        return -1
-    if x.score > y.score:
-        return 1
-    return (x.tie > y.tie) - (x.tie < y.tie)
-
-
 cdef struct Offer:
-    Cost cost  # its score, and when its state was first offered in this step (a dict's order)
+    Hit cost  # its score, and when its state was first offered in this step (a dict's order)
     int64_t hyp
     int64_t reading  # -1: a word left as it is
     int64_t group  # the offering hypothesis's state less its oldest word (first such hypothesis)
@@ -191,7 +177,7 @@ cdef struct Work:
     int64_t *stamp
     int64_t now
     int64_t table_mask
-    Cost *ranked  # a hypothesis's readings: total score, reading
+    Hit *ranked  # a hypothesis's readings: total score, reading
     double *lm
     int64_t *hist
     int64_t *level_ctx
@@ -215,8 +201,8 @@ cdef void offer(Work *w, int64_t *n, double score, int64_t hyp, int64_t reading,
             w.table[slot] = n[0]
             w.stamp[slot] = w.now
             o = &w.offers[n[0]]
-            o.cost.score = score
-            o.cost.tie = n[0]
+            o.cost.d = score
+            o.cost.i = n[0]
             o.hyp = hyp
             o.reading = reading
             o.group = group
@@ -225,8 +211,8 @@ cdef void offer(Work *w, int64_t *n, double score, int64_t hyp, int64_t reading,
             return
         o = &w.offers[at]
         if o.group == group and o.word == word:
-            if score < o.cost.score:
-                o.cost.score = score
+            if score < o.cost.d:
+                o.cost.d = score
                 o.hyp = hyp
                 o.reading = reading
             return
@@ -290,8 +276,8 @@ cdef int64_t search_line(
                                                w.level_ctx, w.level_found)
                         t = t + lm_k
                     w.lm[k] = lm_k
-                    w.ranked[k].score = t
-                    w.ranked[k].tie = k
+                    w.ranked[k].d = t
+                    w.ranked[k].i = k
                 if v_start[step + 1] > v0:  # keeping the word as a variant of a candidate
                     best = INFINITY
                     for k in range(1, nr):
@@ -299,23 +285,23 @@ cdef int64_t search_line(
                         if t < best:
                             best = t
                     t = base + ((best + v_offset[step]) - v_rec[step])
-                    if t < w.ranked[0].score:
-                        w.ranked[0].score = t
+                    if t < w.ranked[0].d:
+                        w.ranked[0].d = t
                 n_rank = nr
                 if nr > beam:  # only a hypothesis's beam cheapest readings can survive
-                    qsort(w.ranked, nr, sizeof(Cost), cheaper)
+                    qsort(w.ranked, nr, sizeof(Hit), hit_cmp)
                     n_rank = beam
                 for j in range(n_rank):
-                    k = w.ranked[j].tie
-                    offer(w, &n_offers, w.ranked[j].score, h, k, w.group[h],
+                    k = w.ranked[j].i
+                    offer(w, &n_offers, w.ranked[j].d, h, k, w.group[h],
                           r_word[r0 + k] if m else 0)
         # The beam cheapest states survive.
-        qsort(w.offers, n_offers, sizeof(Offer), cheaper)  # an Offer starts with its Cost
+        qsort(w.offers, n_offers, sizeof(Offer), hit_cmp)  # an Offer starts with its Hit
         n_keep = n_offers if n_offers < beam else beam
         for j in range(n_keep):
             o = &w.offers[j]
             h = o.hyp
-            w.score_next[j] = o.cost.score
+            w.score_next[j] = o.cost.d
             if step < 0:
                 word = -step - 1
                 w.link_next[j] = w.link[h]
@@ -382,7 +368,7 @@ cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings
     w.offers = <Offer *> malloc(n_offers * sizeof(Offer))
     w.table = <int64_t *> malloc(size * sizeof(int64_t))
     w.stamp = <int64_t *> calloc(size, sizeof(int64_t))
-    w.ranked = <Cost *> malloc((max_readings + 1) * sizeof(Cost))
+    w.ranked = <Hit *> malloc((max_readings + 1) * sizeof(Hit))
     w.lm = <double *> malloc((max_readings + 1) * sizeof(double))
     w.hist = <int64_t *> malloc((m_lm + 1) * sizeof(int64_t))
     w.level_ctx = <int64_t *> malloc((n_levels + 2) * sizeof(int64_t))

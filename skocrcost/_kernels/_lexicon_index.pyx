@@ -93,11 +93,6 @@ cdef extern from *:
     double keep_if "skc_keep_if" (double x, int keep) noexcept nogil
 
 
-cdef struct Hit:
-    double d
-    int64_t i
-
-
 cdef struct Found:
     Hit* hits
     Py_ssize_t size
