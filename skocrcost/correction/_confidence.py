@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..metrics import WeightedLevenshtein
+from ._priors import log_probability_pairs
 from ._tokens import correctable, split_core, split_token
 from ._trees import BoostedTrees
 
@@ -147,14 +148,9 @@ class ChangeFeatures:
         asked = [i for i, (word, _) in enumerate(queries) if word]
         if self.lm is None or not asked:
             return out
-        words, contexts = [queries[i][0] for i in asked], [queries[i][1] for i in asked]
-        pairs = getattr(self.lm, "_log_probability_pairs", None)  # KatzBackoffLM's
-        if pairs is not None:
-            values = np.asarray(pairs(words, contexts), dtype=float)
-        else:
-            values = np.array(
-                [self.lm.log_probabilities([w], context=c)[0] for w, c in zip(words, contexts)]
-            )
+        values = log_probability_pairs(
+            self.lm, [queries[i][0] for i in asked], [queries[i][1] for i in asked]
+        )
         out[asked] = np.where(np.isfinite(values), np.maximum(values, _FLOOR), _FLOOR)
         return out
 
@@ -164,13 +160,9 @@ class ChangeFeatures:
 
     def rows(self, sequences, corrected, spans):
         """One row of features per change: ``spans[k]`` is ``(line, start, stop)``."""
-        cores = {}  # token -> its core, lower-cased: tokens repeat
-        counts = Counter(
-            cores[t] if t in cores else cores.setdefault(t, _core(t).lower())
-            for seq in sequences
-            for t in seq
-            if t
-        )
+        counts = Counter()  # of each core, lower-cased; each distinct token cut once
+        for token, n in Counter(t for seq in sequences for t in seq if t).items():
+            counts[_core(token).lower()] += n
         line_unknown, nearby_unknown = self._unknown_shares(sequences)
         out = np.zeros((len(spans), len(self.NAMES)))
         queries = []  # (word, context) of the four language-model features of each row

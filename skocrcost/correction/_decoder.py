@@ -38,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import NEVER, KatzTables, search_lines
+from ._priors import log_probability_pairs
 from ._tokens import (
     WHITESPACE,
     correctable,
@@ -307,21 +308,13 @@ class NoisyChannelDecoder:
     def _uses_lm(self):
         return self.language_model is not None and bool(self.lm_weight)
 
-    def _log_probability_pairs(self, words, contexts):
-        """Unweighted ``ln P_LM(words[i] | contexts[i])`` for each ``i``."""
-        lm = self.language_model
-        pairs = getattr(lm, "_log_probability_pairs", None)  # KatzBackoffLM: one look-up
-        if pairs is not None:
-            return pairs(words, contexts)
-        return np.array([lm.log_probability(w, c) for w, c in zip(words, contexts, strict=True)])
-
     def _log_probability_grid(self, words, contexts):
         """Unweighted ``ln P_LM(words[j] | contexts[i])``, shape (len(contexts), len(words))."""
         grid = getattr(self.language_model, "_log_probability_grid", None)
         if grid is not None:  # KatzBackoffLM: each context and word looked up once
             return grid(words, contexts)
-        logp = self._log_probability_pairs(
-            list(words) * len(contexts), [c for c in contexts for _ in words]
+        logp = log_probability_pairs(
+            self.language_model, list(words) * len(contexts), [c for c in contexts for _ in words]
         )
         return np.reshape(logp, (len(contexts), len(words)))
 
@@ -349,12 +342,20 @@ class NoisyChannelDecoder:
         they lower the rejection cost; inf when variants are off.  ``lm`` has a
         row per hypothesis (its context), and so has the result.
         """
-        if self.variant_cost is None or not words or self.variant_offset == math.inf:
+        costs = self._variant_costs(o, words)
+        if costs is None:
             return math.inf
-        if o not in self._variant_cache:  # the candidates of o never change
-            self._variant_cache[o] = np.asarray(self.variant_cost(o, words), dtype=float)
-        best = np.min(self._variant_cache[o] + lm, axis=-1)
+        best = np.min(costs + lm, axis=-1)
         return best + self.variant_offset - self._recurrence(o)
+
+    def _variant_costs(self, o, words):
+        """``variant_cost(o, w)`` for each of ``words`` (``o``'s candidates, which never
+        change: cached), or None when variants are off or there is no candidate."""
+        if self.variant_cost is None or not words or self.variant_offset == math.inf:
+            return None
+        if o not in self._variant_cache:
+            self._variant_cache[o] = np.asarray(self.variant_cost(o, words), dtype=float)
+        return self._variant_cache[o]
 
     def _choose(self, o, mixed=False):
         """The one-word readings of the looked-up word ``o`` (:class:`_Readings`).
@@ -471,8 +472,8 @@ class NoisyChannelDecoder:
                 # (context, word, None): a word of its own, not a looked-up word's readings
                 cache = self._cached_lm(
                     [(c, w, None) for c, w in steps],
-                    lambda missing: self._log_probability_pairs(
-                        [w for _, w, _ in missing], [c for c, _, _ in missing]
+                    lambda missing: log_probability_pairs(
+                        self.language_model, [w for _, w, _ in missing], [c for c, _, _ in missing]
                     ).tolist(),
                 )
                 lm = [weight * cache[c, w, None] for c, w in steps]
@@ -691,11 +692,16 @@ class NoisyChannelDecoder:
                 if joined is not None:
                     self._merge(ends[i + 2], self._read(beam, joined, (i, None), self.join_cost))
         score, back = min(ends[n].values(), key=lambda h: h[0])
+        return self._output(tokens, self._chosen(back)), score
+
+    @staticmethod
+    def _chosen(back):
+        """``{where: reading}`` of the readings linked from ``back`` (newest first)."""
         chosen = {}
         while back is not None:
             back, where, reading = back
             chosen[where] = reading
-        return self._output(tokens, chosen), score
+        return chosen
 
     def _best(self, hyps):
         """The ``beam_width`` cheapest of ``{state: (score, back)}``, as a list of triples."""
@@ -861,16 +867,9 @@ class _Batch:
         self.r_priced += r.priced.tolist()
         self.r_start.append(len(self.r_word))
         # Keeping an out-of-lexicon word may also read it as a variant (_keep_variant).
-        words = r.words[1:]
-        if (
-            not (r.priced[0] or mixed)
-            and dec.variant_cost is not None
-            and words
-            and dec.variant_offset != math.inf
-        ):
-            if o not in dec._variant_cache:
-                dec._variant_cache[o] = np.asarray(dec.variant_cost(o, words), dtype=float)
-            self.v_cost += dec._variant_cache[o].tolist()
+        costs = None if r.priced[0] or mixed else dec._variant_costs(o, r.words[1:])
+        if costs is not None:
+            self.v_cost += costs.tolist()
         self.v_start.append(len(self.v_cost))
         self.v_offset.append(dec.variant_offset)
         self.v_rec.append(dec._recurrence(o))

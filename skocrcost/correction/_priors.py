@@ -32,6 +32,19 @@ def _mixed_case_prior(ocr_words, truth_words, lexicon):
     return (right + 1) / (n + 2)
 
 
+def log_probability_pairs(lm, words, contexts):
+    """Unweighted ``ln P_LM(words[i] | contexts[i])`` for each ``i``: one look-up when the
+    language model has one (``KatzBackoffLM``, :class:`_UnigramPrior`), else one call of
+    its ``log_probabilities`` per pair."""
+    pairs = getattr(lm, "_log_probability_pairs", None)
+    if pairs is not None:
+        return np.asarray(pairs(words, contexts), dtype=float)
+    return np.array(
+        [lm.log_probabilities([w], context=c)[0] for w, c in zip(words, contexts, strict=True)],
+        dtype=float,
+    )
+
+
 class _UnigramPrior:
     """The corrector's context-free word prior, with a language model's interface."""
 

@@ -1032,7 +1032,7 @@ def _brute_force(dec, tokens):
         for word, priced in words:
             score += lm_cost(word, context) if priced else 0.0
             context.append(word.lower())
-        output = tuple(dec._output(tokens, dict(_links(back))))
+        output = tuple(dec._output(tokens, dec._chosen(back)))
         out[output] = min(score, out.get(output, math.inf))
     return out
 
@@ -1044,13 +1044,6 @@ def _cuts(o, pieces, start=0):
     for end in pieces[start] if start < len(o) else ():
         for rest in _cuts(o, pieces, end):
             yield (o[start:end], *rest)
-
-
-def _links(back):
-    """The ``(where, reading)`` pairs of a back chain, newest first."""
-    while back is not None:
-        back, where, reading = back
-        yield where, reading
 
 
 def _chain(rest, readings):
