@@ -871,6 +871,19 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ):  # none yet, or nearly full: start afresh rather than overflow in every call
             shared = caches[decoder.n_candidates] = ({}, {}, {})
         decoder._cache, decoder._variant_cache, decoder._lm_cache = shared
+        # The context-free readings of words, and the words of tokens, depend on
+        # parameters too: shared while these stay as they are.
+        key = (
+            decoder.n_candidates,
+            self.real_word_prior,
+            self.real_word_smoothing,
+            self.reject_margin,
+            bool(self.fix_mixed_case),
+        )
+        held = caches.get("readings")
+        if held is None or held[0] != key or 10 * len(held[1]) > 9 * decoder.candidate_cache_size:
+            held = caches["readings"] = (key, {}, {})
+        decoder._readings_cache, decoder._slots_cache = held[1:]
         return decoder
 
     def save(self, path):

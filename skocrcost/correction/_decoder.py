@@ -249,7 +249,11 @@ class NoisyChannelDecoder:
         self._lm_cache = {}
         self.lm_cache_size = LM_CACHE_SIZE  # entries; emptied when full
         self._counts = Counter()
+        # (looked-up word, mixed) -> its readings before recurrences (_context_free),
+        # which depend on the parameters: a corrector shares it among decoders of the
+        # same parameters; and the readings of this call, recurrences counted.
         self._readings_cache = {}
+        self._call_readings = {}
         self._slots_cache = {}  # token -> its words (_slots)
 
     def candidates(self, observed):
@@ -328,10 +332,10 @@ class NoisyChannelDecoder:
             return self.recurrence_weight * math.log(self._counts[o])
         return 0.0
 
-    def _keep_unknown(self, o):
-        """The score of keeping the out-of-lexicon word ``o`` (its recurrences lower it)."""
+    def _rejection(self, o):
+        """The score of keeping the out-of-lexicon word ``o``, before its recurrences."""
         reject = self.reject_cost
-        return (reject(o) if callable(reject) else reject) - self._recurrence(o)
+        return reject(o) if callable(reject) else reject
 
     def _keep_variant(self, o, words, lm):
         """The score of keeping ``o`` as a variant spelling of one of ``words`` (LM scores ``lm``).
@@ -365,9 +369,27 @@ class NoisyChannelDecoder:
         rejection cost is already the surprisal of a correct unknown word.
         ``mixed``: ``o`` was written in mixed case (``mixed_case_prior``).
         """
-        readings = self._readings_cache.get((o, mixed))
+        readings = self._call_readings.get((o, mixed))
         if readings is not None:
             return readings
+        readings = self._readings_cache.get((o, mixed))
+        if readings is None:
+            readings = self._context_free(o, mixed)
+            if o in self._wanted:  # a word reached by a join alone has no candidates yet
+                if len(self._readings_cache) >= CANDIDATE_CACHE_SIZE:
+                    self._readings_cache = {}  # bounded memory on long texts
+                self._readings_cache[o, mixed] = readings
+        recurrence = self._recurrence(o) if not (readings.priced[0] or mixed) else 0.0
+        if recurrence:  # keeping an unknown word: its recurrences in this call lower it
+            scores = readings.scores.copy()
+            scores[0] -= recurrence
+            readings = readings._replace(scores=scores)
+        self._call_readings[o, mixed] = readings
+        return readings
+
+    def _context_free(self, o, mixed):
+        """:meth:`_choose`'s readings before the recurrences of ``o`` in this call: they
+        depend on the decoder's parameters only, so they are kept across calls."""
         z = self.normaliser
         if o not in self._wanted:  # a lexicon word reached by a join: no candidates fetched
             words, scores, priced = [o], [self._keep_known()], [True]
@@ -382,7 +404,7 @@ class NoisyChannelDecoder:
                 keep = -math.log(prior) / z
                 change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
             else:
-                keep, change = self._keep_unknown(o), 0.0
+                keep, change = self._rejection(o), 0.0
             words = [o, *(w for w in candidates if w != o)]
             scores = [keep, *(c + change for w, c in zip(candidates, costs) if w != o)]
             priced = [known] + [True] * (len(words) - 1)
@@ -390,7 +412,7 @@ class NoisyChannelDecoder:
         index = np.flatnonzero(scores < math.inf)
         if not len(index) or index[0]:  # keeping the word is always a reading (variants)
             index = np.concatenate([[0], index])
-        readings = _Readings(
+        return _Readings(
             words=[words[k] for k in index],
             lower=[words[k].lower() for k in index],
             scores=scores[index],
@@ -398,8 +420,6 @@ class NoisyChannelDecoder:
             index=index,
             every=[w.lower() for w in words],
         )
-        self._readings_cache[o, mixed] = readings
-        return readings
 
     def _lm_scores(self, o, contexts, mixed=False):
         """``lm_weight * -ln P_LM`` (cost units) of the readings of ``o`` after each context.
@@ -599,7 +619,7 @@ class NoisyChannelDecoder:
             sequences = [[self._rewritten(t) for t in seq] for seq in sequences]
         looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
         self._counts = Counter(looked_up)
-        self._readings_cache = {}  # keeping an unknown word depends on the counts
+        self._call_readings = {}  # keeping an unknown word depends on the counts
         self._wanted = set()
         if self.join_cost is not None:  # words after a line-break hyphen need candidates
             looked_up += [

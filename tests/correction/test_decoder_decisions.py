@@ -62,8 +62,8 @@ def test_keeping_an_unknown_word_costs_the_rejection_minus_its_recurrences():
     assert dec._recurrence("thc") == pytest.approx(0.25 * math.log(4))
     assert dec._recurrence("cst") == 0.0  # once is no recurrence
     assert dec._recurrence("zzz") == 0.0
-    assert dec._keep_unknown("thc") == pytest.approx(1.5 - 0.25 * math.log(4))
-    assert dec._keep_unknown("cst") == 9.0
+    assert dec._rejection("thc") == 1.5  # before its recurrences
+    assert readings(dec, "cst")[0]["cst"] == 9.0
     scores, r = readings(dec, "thc")
     assert r.words[0] == "thc" and not r.priced.tolist()[0]  # the LM does not price it
     assert scores["thc"] == pytest.approx(1.5 - 0.25 * math.log(4))
@@ -75,13 +75,24 @@ def test_keeping_an_unknown_word_costs_the_rejection_minus_its_recurrences():
     # A constant rejection cost, and no recurrence weight: recurrences do nothing.
     dec = decoder(reject_cost=2.0)
     dec._counts = Counter({"thc": 9})
-    assert dec._keep_unknown("thc") == 2.0
+    assert readings(dec, "thc")[0]["thc"] == 2.0
 
 
 def test_a_more_recurrent_unknown_word_is_cheaper_to_keep():
     dec = decoder(reject_cost=3.0, recurrence_weight=1.0)
     dec._counts = Counter({"a": 2, "b": 5})
-    assert dec._keep_unknown("b") < dec._keep_unknown("a") < 3.0
+    assert readings(dec, "b")[0]["b"] < readings(dec, "a")[0]["a"] < 3.0
+
+
+def test_readings_are_kept_across_calls_and_recurrences_counted_in_each():
+    dec = decoder(reject_cost=3.0, recurrence_weight=1.0)
+    dec.correct_tokens([["thc", "thc", "thc"]])
+    assert dec._choose("thc").scores[0] == pytest.approx(3.0 - math.log(3))
+    kept = dec._readings_cache["thc", False]
+    assert kept.scores[0] == 3.0  # the context-free readings hold no recurrence
+    dec.correct_tokens([["thc", "cat"]])
+    assert dec._choose("thc").scores[0] == 3.0  # once in this call: no recurrence
+    assert dec._readings_cache["thc", False] is kept  # not built again
 
 
 def test_a_lexicon_word_reached_by_a_join_has_no_candidates():
