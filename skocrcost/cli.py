@@ -534,8 +534,8 @@ def build_parser():
         "--min-confidence",
         type=_probability,
         default=None,
-        help="make only changes at least this likely to help (default: the corrector's, "
-        "0.8; lower changes more words and makes more lines worse)",
+        help="make only changes at least this likely to help (default: the corrector's own, "
+        "0.8 for the shipped one; lower changes more words and makes more lines worse)",
     )
     correct.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
     correct.add_argument(

@@ -35,7 +35,7 @@ from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPr
 from ._rules import SurfaceRules
 from ._scoring import word_error_rate
 from ._tokens import lm_sentence
-from ._variants import SpellingVariants
+from ._variants import SpellingVariants, keeps_old_spellings
 
 __all__ = ["OCRCorrector"]
 
@@ -110,6 +110,14 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     prior), and ``keep(x)`` is the lower of the two keep scores.  Against
     correcting ``x`` to the same ``w`` only the two channels then compete: a
     ``u`` for ``v`` that spellings often show and OCR seldom makes is kept.
+
+    Whatever the weight, a candidate that only modernises the spelling of
+    ``x`` (``u`` and ``v`` for each other, ``i`` for ``j``, a long ``s``, the
+    endings ``-e``, ``-ie``, ``-ck``: ``haue``, ``vpon``, ``iudge``, ``backe``,
+    ``citie``, ``musick``) is read as that word by the language model but
+    written as printed, unless the training truth modernises such spellings
+    more often than it keeps them (:attr:`keep_old_spellings_`): an OCR
+    corrector restores what was printed.
 
     Parameters
     ----------
@@ -234,7 +242,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         whose last two words agree merge first), so that a choice is judged
         by the words after it too; 1 is greedy left-to-right decoding, each
         word chosen once given the words before it.
-    min_confidence : float in [0, 1] or None, default=0.8
+    min_confidence : float in [0, 1] or None, default=0.75
         Make a proposed change only when the learned probability that it gives
         its tokens their true words is at least this (see "Do no harm"); 0
         makes every change, higher values fewer and surer ones.  Changing it
@@ -286,6 +294,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         mixed_case_prior_)`` plus the channel cost, whatever the lexicon says
         of its lower-cased form (``aU`` for ``all`` reads as the lexicon word
         ``au``, yet 0 of 172 such OCR words of ICDAR 2017 are right).
+    keep_old_spellings_ : bool
+        Whether the training truth keeps early modern spellings (``haue``,
+        ``vpon``, ``backe``) rather than modernising them (see "Spelling
+        variants"): True unless more of its pairs modernise the OCR's spelling
+        than keep such spellings.  When True, :meth:`correct` never modernises
+        a spelling.
     confidence_ : object or None
         The learned confidence of changes (see "Do no harm"): ``n_changes_``
         labelled changes learned from, ``helpful_share_`` the share of them that
@@ -343,20 +357,20 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     >>> fixer.set_params(split_cost=1.0, join_cost=1.0).correct("Tbe c0w, thecow c ow")
     'The cow, the cow cow'
 
-    A truth that spells ``u`` as ``v`` outside the lexicon teaches the variant channel:
-    with ``variant_weight`` on, ``vnworthy`` stays while the OCR error ``unwortby`` is
-    corrected.
+    A truth that keeps early modern spellings (``vnto``, ``vpon``, ``vse``, not in
+    the lexicon) makes a corrector that keeps them: ``vnworthy`` stays while the
+    OCR error ``unwortby`` is corrected.  The same words teach the variant channel.
 
     >>> ocr = ["vnto", "vpon", "vse", "tbe", "the", "unwortby", "unworthy"]
     >>> truth = ["vnto", "vpon", "vse", "the", "the", "unworthy", "unworthy"]
     >>> words = ["unto", "upon", "use", "unworthy", "the"]
     >>> fixer = OCRCorrector(EditCostEstimator(k=0.1), lexicon=words).fit(ocr, truth)
+    >>> fixer.keep_old_spellings_
+    True
+    >>> fixer.predict(["vnworthy", "unwortby"]).tolist()
+    ['vnworthy', 'unworthy']
     >>> fixer.variants_.pairs
     [('vnto', 'unto'), ('vpon', 'upon'), ('vse', 'use')]
-    >>> fixer.predict(["vnworthy", "unwortby"]).tolist()
-    ['unworthy', 'unworthy']
-    >>> fixer.set_params(variant_weight=1.0).predict(["vnworthy", "unwortby"]).tolist()
-    ['vnworthy', 'unworthy']
 
     Fitted on the tokens of lines (one list per line, punctuation and all), it also
     learns what OCR punctuation stands for; ``fix_punctuation`` applies it.
@@ -423,7 +437,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         fix_hyphens=False,
         fix_mixed_case=False,
         beam_width=8,
-        min_confidence=0.8,
+        min_confidence=0.75,
         n_jobs=None,
     ):
         self.estimator = estimator
@@ -540,6 +554,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             surface_rules=SurfaceRules(X_seq, y_seq, in_lexicon),
             real_word_counts=_real_word_counts(X, y, in_lexicon),
             mixed_case_prior=mixed_case_prior,
+            keep_old_spellings=keeps_old_spellings(X, y, lexicon),
             scale=float(channel.normaliser) if channel is not None else 1.0,
             confidence=confidence,
         )
@@ -855,6 +870,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             join_hyphen=[end for end, way in self.surface_rules_.join.items() if way == "-"],
             recapitalise=self.surface_rules_.recapitalise if self.fix_capitals else None,
             close_up=self.surface_rules_.close_up if self.fix_hyphens else None,
+            keep_spelling=self.keep_old_spellings_,
             n_threads=n_threads(self.n_jobs),
             **self._candidate_indexes_,
         )
@@ -879,6 +895,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             self.real_word_smoothing,
             self.reject_margin,
             bool(self.fix_mixed_case),
+            self.keep_old_spellings_,
         )
         held = caches.get("readings")
         if held is None or held[0] != key or 10 * len(held[1]) > 9 * decoder.candidate_cache_size:
@@ -926,6 +943,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         state.setdefault("min_confidence", None)
         if "neighbors_" in state:
             state.setdefault("confidence_", None)
+            state.setdefault("keep_old_spellings_", True)
         super().__setstate__(state)
 
     def __getstate__(self):

@@ -49,6 +49,7 @@ from ._tokens import (
     split_core,
     split_token,
 )
+from ._variants import modernised
 
 # Entries of a decoder's cache of language-model probabilities (each a few hundred
 # bytes: a context, a word and the log-probabilities of its candidates).
@@ -63,6 +64,7 @@ class _Readings(NamedTuple):
     """The one-word readings of a looked-up word (see ``NoisyChannelDecoder._choose``)."""
 
     words: list  # as output: the word itself first, then its candidates
+    meant: list  # as read: ``words`` before ``keep_spelling`` writes old spellings back
     lower: list  # as the language model sees them
     scores: np.ndarray  # context-free, in cost units
     priced: np.ndarray  # bool: whether the language model prices the reading
@@ -170,6 +172,11 @@ class NoisyChannelDecoder:
         a line-break hyphen closed up (:meth:`SurfaceRules.close_up`:
         ``sym-pathy`` -> ``sympathy``), given the lexicon, before it is
         corrected; None leaves such words.
+    keep_spelling : bool
+        A candidate that only modernises the spelling of the word
+        (:func:`~skocrcost.correction._variants.modernised`: ``haue`` for
+        ``have``) is read as that word by the language model but written as
+        printed: the old spelling stays.
     n_threads : int
         Threads the compiled search shares the lines among.
 
@@ -206,9 +213,11 @@ class NoisyChannelDecoder:
         join_hyphen=(),
         recapitalise=None,
         close_up=None,
+        keep_spelling=False,
         n_threads=1,
     ):
         self.neighbors = neighbors
+        self.keep_spelling = keep_spelling
         self.n_threads = n_threads
         self.surface = surface
         self.recapitalise = recapitalise
@@ -412,8 +421,12 @@ class NoisyChannelDecoder:
         index = np.flatnonzero(scores < math.inf)
         if not len(index) or index[0]:  # keeping the word is always a reading (variants)
             index = np.concatenate([[0], index])
+        written = words
+        if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
+            written = [o] + [o if modernised(o, w) else w for w in words[1:]]
         return _Readings(
-            words=[words[k] for k in index],
+            words=[written[k] for k in index],
+            meant=[words[k] for k in index],
             lower=[words[k].lower() for k in index],
             scores=scores[index],
             priced=np.asarray(priced)[index],
@@ -772,7 +785,7 @@ class NoisyChannelDecoder:
         # An out-of-lexicon word: kept as a variant of a candidate?  (The prior of a word
         # in mixed case is already that of its being right as written.)
         if not (r.priced[0] or mixed):
-            variant = self._keep_variant(o, r.words[1:], lm[:, 1:])
+            variant = self._keep_variant(o, r.meant[1:], lm[:, 1:])
             total[:, 0] = np.minimum(total[:, 0], start + variant)
         # Only a hypothesis's beam_width best readings can survive the pruning.
         width = self.beam_width
@@ -887,7 +900,7 @@ class _Batch:
         self.r_priced += r.priced.tolist()
         self.r_start.append(len(self.r_word))
         # Keeping an out-of-lexicon word may also read it as a variant (_keep_variant).
-        costs = None if r.priced[0] or mixed else dec._variant_costs(o, r.words[1:])
+        costs = None if r.priced[0] or mixed else dec._variant_costs(o, r.meant[1:])
         if costs is not None:
             self.v_cost += costs.tolist()
         self.v_start.append(len(self.v_cost))

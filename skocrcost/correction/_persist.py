@@ -238,6 +238,7 @@ def corrector_to_json(corrector, english_words):
         "surface_rules": _state(corrector.surface_rules_, RULE_TABLES),
         "real_word_counts": encode(corrector.real_word_counts_),
         "mixed_case_prior": corrector.mixed_case_prior_,
+        "keep_old_spellings": corrector.keep_old_spellings_,
         "scale": corrector.scale_,
         "confidence": _confidence_to_json(corrector.confidence_),
     }
@@ -311,6 +312,7 @@ def _corrector(cls, data, where, english_words):
         surface_rules=_rebuilt(SurfaceRules, data["surface_rules"], RULE_TABLES),
         real_word_counts=decode(data["real_word_counts"]),
         mixed_case_prior=float(data["mixed_case_prior"]),
+        keep_old_spellings=bool(data.get("keep_old_spellings", True)),
         scale=float(data["scale"]),
         confidence=_confidence_from_json(data["confidence"]),
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import product
 
 import numpy as np
 from sklearn.base import clone
@@ -26,6 +27,65 @@ from ..metrics import WeightedLevenshtein
 from ..neighbors import EditDistanceNeighbors
 
 _UNIT = WeightedLevenshtein()
+
+# Early modern print: letters used for one another (old -> the modern letters it
+# may stand for) and endings spelled otherwise (old, modern).
+_OLD_LETTERS = {"i": "ij", "u": "uv", "v": "vu", "\u017f": "s"}
+_OLD_ENDINGS = (("e", ""), ("ie", "y"), ("ck", "c"))
+# Words with more letters to read both ways than this are taken as they are.
+_MAX_SWAPS = 8
+
+
+def modern_spellings(old):
+    """The spellings of which the word ``old`` is an early modern one, lower-cased.
+
+    ``u`` and ``v`` for each other, ``i`` for ``j``, a long ``s``, and the
+    endings ``-e`` (``backe``), ``-ie`` (``citie``) and ``-ck`` (``musick``),
+    leaving at least two letters: ``haue`` -> ``{have, hav, ...}``.  ``old``
+    itself is left out.
+    """
+    old = old.lower()
+    stems = [old] + [
+        old[: -len(end)] + modern
+        for end, modern in _OLD_ENDINGS
+        if old.endswith(end) and len(old) - len(end) + len(modern) >= 2
+    ]
+    out = set()
+    for stem in stems:
+        if sum(c in _OLD_LETTERS for c in stem) > _MAX_SWAPS:
+            out.add(stem)
+            continue
+        out.update("".join(p) for p in product(*(_OLD_LETTERS.get(c, c) for c in stem)))
+    out.discard(old)
+    return out
+
+
+def modernised(old, new):
+    """Whether the word ``new`` is ``old`` with only its spelling modernised
+    (:func:`modern_spellings`): ``haue``/``have``, ``vpon``/``upon``,
+    ``iudge``/``judge``, ``backe``/``back``, ``citie``/``city``.  Not
+    ``Thjs``/``This``: ``j`` for ``i`` is an OCR error, not a spelling.  Case
+    alone is no modernisation."""
+    return new.lower() in modern_spellings(old)
+
+
+def keeps_old_spellings(ocr_words, truth_words, lexicon):
+    """Whether the truth of the training pairs keeps early modern spellings.
+
+    Counts the truth words that are an early modern spelling of a lexicon word
+    (``haue`` kept) against the pairs whose truth modernises the OCR's word
+    (OCR ``haue``, truth ``have``): a diplomatic transcription keeps them, a
+    normalised one modernises.  True unless the modernised ones are more.
+    """
+    known = set(lexicon)
+    modernising = sum(
+        o.lower() != t.lower() and modernised(o, t) for o, t in zip(ocr_words, truth_words)
+    )
+    counts = Counter(t.lower() for t in truth_words)
+    keeping = sum(
+        n for t, n in counts.items() if t not in known and not known.isdisjoint(modern_spellings(t))
+    )
+    return modernising <= keeping
 
 
 def _within_reach(variant, word):

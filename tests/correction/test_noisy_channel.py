@@ -566,7 +566,12 @@ def test_the_corrector_learns_spelling_variants_from_the_truth():
     assert sorted(variants.pairs) == [("vnto", "unto"), ("vpon", "upon"), ("vse", "use")]
     assert variants.log_share == pytest.approx(math.log(3 / 10))
     tokens = ["vnworthy", "unwortby", "tbe"]
-    # Off (the default), "vnworthy" is corrected like the OCR error "unwortby".
+    # The truth keeps old spellings ("vnto", "vpon", "vse"): so does the corrector.
+    assert fixer.keep_old_spellings_
+    assert fixer.predict(tokens).tolist() == ["vnworthy", "unworthy", "the"]
+    # Were it to modernise them, the variant channel decides.  Off (the default),
+    # "vnworthy" is corrected like the OCR error "unwortby".
+    fixer.keep_old_spellings_ = False
     assert fixer.predict(tokens).tolist() == ["unworthy", "unworthy", "the"]
     # On, "vnworthy" reads best as a variant spelling of "unworthy" and stays.
     fixer.set_params(variant_weight=1.0)
