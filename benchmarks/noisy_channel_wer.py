@@ -87,12 +87,12 @@ GRID = {
     "join_cost": [None, 0.0, 3.0, 6.0],
     "recurrence_weight": [0.0, 3.0, 6.0],
     "variant_weight": [0.0, 1.0, 10.0, 100.0],
-    "fix_punctuation": [False, True],
-    "fix_case": [False, True],
-    "fix_spacing": [False, True],
-    "fix_mixed_case": [False, True],
-    "fix_capitals": [False, True],
-    "fix_hyphens": [False, True],
+    "rule_punctuation": [False, True],
+    "rule_case": [False, True],
+    "rule_spacing": [False, True],
+    "rule_mixed_case": [False, True],
+    "rule_capitals": [False, True],
+    "rule_hyphens": [False, True],
 }
 START = {
     "lm_weight": 1.0,
@@ -101,9 +101,19 @@ START = {
     "real_word_smoothing": None,
 }
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
-START.update(fix_punctuation=False, fix_case=False, fix_spacing=False, fix_mixed_case=False)
-START.update(fix_capitals=False, fix_hyphens=False)
+START.update(rule_punctuation=False, rule_case=False, rule_spacing=False, rule_mixed_case=False)
+START.update(rule_capitals=False, rule_hyphens=False)
 PASSES = 3
+
+
+def with_rules(params):
+    """``params`` with the ``rule_<name>`` flags the search tunes one by one gathered into
+    the corrector's ``rules``."""
+    out = {k: v for k, v in params.items() if not k.startswith("rule_")}
+    out["rules"] = tuple(k[5:] for k, v in params.items() if k.startswith("rule_") and v)
+    return out
+
+
 N_CANDIDATES = 30
 UNIT = WeightedLevenshtein()
 
@@ -318,7 +328,7 @@ def main():
         cache, lm_cache = {}, {}
 
         def run(lines, fixer=fixer, cache=cache, lm_cache=lm_cache, **params):
-            decoder = fixer.set_params(**params)._decoder()
+            decoder = fixer.set_params(**with_rules(params))._decoder()
             decoder._cache, decoder._lm_cache = cache, lm_cache
             decoder.lm_cache_size = 10**7  # this run has the memory; emptying it costs time
             return decoder.correct_lines(lines)
@@ -354,13 +364,13 @@ def main():
             {"join_cost": None},
             {"recurrence_weight": 0.0},
             {"variant_weight": 0.0},
-            {"fix_punctuation": False},
-            {"fix_case": False},
-            {"fix_spacing": False},
-            {"fix_mixed_case": False},
+            {"rule_punctuation": False},
+            {"rule_case": False},
+            {"rule_spacing": False},
+            {"rule_mixed_case": False},
             {"real_word_smoothing": None},
-            {"fix_capitals": False},
-            {"fix_hyphens": False},
+            {"rule_capitals": False},
+            {"rule_hyphens": False},
         ):
             if any(best[k] != v for k, v in off.items()):
                 rows[f"  the same without {next(iter(off))}"] = run(X_test, **{**best, **off})

@@ -32,7 +32,7 @@ from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import NoisyChannelDecoder
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
-from ._rules import SurfaceRules
+from ._rules import RULES, SURFACE, SurfaceRules, check_rules
 from ._scoring import word_error_rate
 from ._tokens import lm_sentence
 from ._variants import SpellingVariants, keeps_old_spellings
@@ -194,48 +194,41 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         to its score, so 1 uses the learned ``P(variant)`` as it is, larger
         values keep more tokens as variants, and 0 switches variants off.
         Used by :meth:`predict` and :meth:`correct`; changing it needs no refit.
-    fix_punctuation : bool, default=False
-        In :meth:`correct` and :meth:`predict` on sequences, replace the
-        punctuation before and after each word by what the training pairs show
-        it usually stands for (:attr:`surface_rules_`: OCR ``,.`` for ``,``, a
-        ``.`` before a lower-case word for nothing); False keeps it as it is.
-    fix_case : bool, default=False
-        In :meth:`correct` and :meth:`predict` on sequences, recase a word as
-        the training pairs show that word in that case pattern and position
-        usually is (:attr:`surface_rules_`: OCR ``In`` inside a sentence for
-        ``in``); False keeps the case pattern of the OCR word.
-    fix_spacing : bool, default=False
-        In :meth:`correct` and :meth:`predict` on sequences, attach a token
-        without a letter or digit to its neighbours or drop it, as the training
-        lines show such a token in that place usually is
-        (:attr:`surface_rules_`: a dash spaced out by the OCR, ``there - for``
-        -> ``there-for``, ``. - Wordsworth`` -> ``. -Wordsworth``; a stray
-        ``•``); False keeps the OCR's tokens.  The rules are learned only from
-        whole lines: sequences with ``""`` for the side of a column without a
-        token (:func:`skocrcost.correction.token_pairs` with ``gaps=True``).
-        In :meth:`predict` a token attached to the one before or dropped comes
-        back as ``""``.
-    fix_capitals : bool, default=False
-        In :meth:`correct` and :meth:`predict` on sequences, read a capital the
-        OCR wrote right after a small letter as the training pairs mostly show
-        it, before correcting the word (:attr:`surface_rules_`: ICDAR 2017's OCR
-        writes ``ll`` as ``U``, ``aU`` -> ``all``, ``hopefuU`` -> ``hopefull``,
-        in 495 of 526 such training words); False reads it as it is.
-    fix_hyphens : bool, default=False
-        In :meth:`correct` and :meth:`predict` on sequences, close up a lexicon
-        word the OCR kept broken by a line-break hyphen (``sym-pathy`` ->
-        ``sympathy``: closed up it is a lexicon word, with the hyphen it is not)
-        where the training pairs mostly show such words closed up
-        (:attr:`surface_rules_`: ICDAR 2017's truth closes up 1,720 of 1,860
-        whose halves are not both words; BLN600's OCR keeps few).  A
-        compound (``with-out``, ``to-day``: both halves are words) only if the
-        training truth writes it closed up over 10 times as often as with its
-        hyphen.  False leaves such words as the OCR wrote them.
-    fix_mixed_case : bool, default=False
-        In :meth:`correct` and :meth:`predict` on sequences, price a word the
-        OCR wrote in mixed case (a capital right after a small letter: ``aU``
-        for ``all``, ``wTas``) by :attr:`mixed_case_prior_`, whatever the
-        lexicon says of its lower-cased form; False reads it like any other word.
+    rules : collection of str, default=()
+        The surface rules learned from the training pairs
+        (:attr:`surface_rules_`) that :meth:`correct` and :meth:`predict` on
+        sequences apply; none by default (each helps on some collections and
+        harms on others).  Any of:
+
+        * ``"punctuation"``: replace the punctuation before and after each word
+          by what the training pairs show it usually stands for (OCR ``,.``
+          for ``,``, a ``.`` before a lower-case word for nothing);
+        * ``"case"``: recase a word as the training pairs show that word in
+          that case pattern and position usually is (OCR ``In`` inside a
+          sentence for ``in``);
+        * ``"spacing"``: attach a token without a letter or digit to its
+          neighbours or drop it, as the training lines show such a token in
+          that place usually is (a dash spaced out by the OCR, ``there - for``
+          -> ``there-for``; a stray ``•``).  Learned only from whole lines
+          (sequences with ``""`` for the side of a column without a token:
+          :func:`skocrcost.correction.token_pairs` with ``gaps=True``); in
+          :meth:`predict` a token attached to the one before or dropped comes
+          back as ``""``;
+        * ``"capitals"``: read a capital the OCR wrote right after a small
+          letter as the training pairs mostly show it, before correcting the
+          word (ICDAR 2017's OCR writes ``ll`` as ``U``: ``aU`` -> ``all``, in
+          495 of 526 such training words);
+        * ``"hyphens"``: close up a lexicon word the OCR kept broken by a
+          line-break hyphen (``sym-pathy`` -> ``sympathy``) where the training
+          pairs mostly show such words closed up (ICDAR 2017's truth closes up
+          1,720 of 1,860 whose halves are not both words); a compound
+          (``to-day``: both halves are words) only if the training truth
+          writes it closed up over 10 times as often as with its hyphen;
+        * ``"mixed_case"``: price a word the OCR wrote in mixed case (``aU``,
+          ``wTas``) by :attr:`mixed_case_prior_`, whatever the lexicon says of
+          its lower-cased form.
+
+        Changing them needs no refit.
     beam_width : int, default=8
         In :meth:`correct` and :meth:`predict` on sequences, the hypotheses the
         search over a line's readings keeps after each word (the cheapest; those
@@ -288,8 +281,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     mixed_case_prior_ : float
         The share of the training words the OCR wrote in mixed case (a capital
         after a small letter, ``aU``; lexicon words as listed aside) that are
-        right as written, smoothed as ``(right + 1) / (n + 2)``: with
-        ``fix_mixed_case`` the decoder of :meth:`correct` and of sequences in
+        right as written, smoothed as ``(right + 1) / (n + 2)``: with the
+        ``"mixed_case"`` rule the decoder of :meth:`correct` and of sequences in
         :meth:`predict` keeps such a word at ``-ln mixed_case_prior_`` and changes it at ``-ln(1 -
         mixed_case_prior_)`` plus the channel cost, whatever the lexicon says
         of its lower-cased form (``aU`` for ``all`` reads as the lexicon word
@@ -326,9 +319,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``""`` where the truth mostly closes such words up (``.written``: how
         often the truth writes each lexicon and hyphenated word);
         each where the truth's most frequent value differs, is the majority and
-        occurs at least 3 times.  Used with ``fix_punctuation``, ``fix_case``
-        and ``fix_spacing``; ``.join`` with ``join_cost``, ``.capitals`` with
-        ``fix_capitals``, ``.hyphen`` with ``fix_hyphens``.
+        occurs at least 3 times.  Used with the ``rules`` ``"punctuation"``,
+        ``"case"`` and ``"spacing"``; ``.join`` with ``join_cost``,
+        ``.capitals`` with ``"capitals"``, ``.hyphen`` with ``"hyphens"``.
 
     Examples
     --------
@@ -373,7 +366,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     [('vnto', 'unto'), ('vpon', 'upon'), ('vse', 'use')]
 
     Fitted on the tokens of lines (one list per line, punctuation and all), it also
-    learns what OCR punctuation stands for; ``fix_punctuation`` applies it.
+    learns what OCR punctuation stands for; the ``"punctuation"`` rule applies it.
 
     >>> ocr = [["Tbe", "cat,.", "sat"], ["tbe", "dog,.", "ran"], ["The", "hat,.", "fell"]]
     >>> truth = [["The", "cat,", "sat"], ["the", "dog,", "ran"], ["The", "hat,", "fell"]]
@@ -383,7 +376,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     {(',.', 'lower'): ','}
     >>> fixer.correct("Tbe dog,. fell")
     'The dog,. fell'
-    >>> fixer.set_params(fix_punctuation=True).correct("Tbe dog,. fell")
+    >>> fixer.set_params(rules=["punctuation"]).correct("Tbe dog,. fell")
     'The dog, fell'
     """
 
@@ -403,12 +396,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         "join_cost": [Interval(Real, None, None, closed="neither"), None],
         "recurrence_weight": [Interval(Real, 0, None, closed="left")],
         "variant_weight": [Interval(Real, 0, None, closed="left")],
-        "fix_punctuation": ["boolean"],
-        "fix_case": ["boolean"],
-        "fix_spacing": ["boolean"],
-        "fix_capitals": ["boolean"],
-        "fix_hyphens": ["boolean"],
-        "fix_mixed_case": ["boolean"],
+        "rules": [list, tuple, set, frozenset],
         "beam_width": [Interval(Integral, 1, None, closed="left")],
         "min_confidence": [Interval(Real, 0, 1, closed="both"), None],
         "n_jobs": [Integral, None],
@@ -430,12 +418,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         join_cost=None,
         recurrence_weight=3.0,
         variant_weight=0.0,
-        fix_punctuation=False,
-        fix_case=False,
-        fix_spacing=False,
-        fix_capitals=False,
-        fix_hyphens=False,
-        fix_mixed_case=False,
+        rules=(),
         beam_width=8,
         min_confidence=0.75,
         n_jobs=None,
@@ -453,12 +436,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.join_cost = join_cost
         self.recurrence_weight = recurrence_weight
         self.variant_weight = variant_weight
-        self.fix_punctuation = fix_punctuation
-        self.fix_case = fix_case
-        self.fix_spacing = fix_spacing
-        self.fix_capitals = fix_capitals
-        self.fix_hyphens = fix_hyphens
-        self.fix_mixed_case = fix_mixed_case
+        self.rules = rules
         self.beam_width = beam_width
         self.min_confidence = min_confidence
         self.n_jobs = n_jobs
@@ -681,12 +659,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         check_number(self.recurrence_weight, "recurrence_weight", low=0)
         check_number(self.variant_weight, "variant_weight", low=0)
         check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
-        check_flag(self.fix_punctuation, "fix_punctuation")
-        check_flag(self.fix_case, "fix_case")
-        check_flag(self.fix_spacing, "fix_spacing")
-        check_flag(self.fix_capitals, "fix_capitals")
-        check_flag(self.fix_hyphens, "fix_hyphens")
-        check_flag(self.fix_mixed_case, "fix_mixed_case")
+        check_rules(self.rules)
         for name in ("split_cost", "join_cost"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
@@ -865,11 +838,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             variant_cost=variant if self.variants_ is not None else None,
             variant_offset=offset / scale,
             beam_width=int(self.beam_width),
-            mixed_case_prior=self.mixed_case_prior_ if self.fix_mixed_case else None,
+            mixed_case_prior=self.mixed_case_prior_ if "mixed_case" in self.rules else None,
             surface=self._surface(),
             join_hyphen=[end for end, way in self.surface_rules_.join.items() if way == "-"],
-            recapitalise=self.surface_rules_.recapitalise if self.fix_capitals else None,
-            close_up=self.surface_rules_.close_up if self.fix_hyphens else None,
+            recapitalise=self.surface_rules_.recapitalise if "capitals" in self.rules else None,
+            close_up=self.surface_rules_.close_up if "hyphens" in self.rules else None,
             keep_spelling=self.keep_old_spellings_,
             n_threads=n_threads(self.n_jobs),
             **self._candidate_indexes_,
@@ -894,7 +867,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             self.real_word_prior,
             self.real_word_smoothing,
             self.reject_margin,
-            bool(self.fix_mixed_case),
+            "mixed_case" in self.rules,
             self.keep_old_spellings_,
         )
         held = caches.get("readings")
@@ -941,6 +914,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def __setstate__(self, state):
         # A corrector pickled before min_confidence existed learned no confidence.
         state.setdefault("min_confidence", None)
+        # One fix_<rule> flag per rule before rules existed.
+        flags = [name for name in RULES if state.pop(f"fix_{name}", False)]
+        state.setdefault("rules", tuple(flags))
         if "neighbors_" in state:
             state.setdefault("confidence_", None)
             state.setdefault("keep_old_spellings_", True)
@@ -962,15 +938,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         }
 
     def _surface(self):
-        """The decoder's fixer of punctuation and case (None when both are off); the
-        flags were checked by ``_check_correct_params``."""
-        if not (self.fix_punctuation or self.fix_case or self.fix_spacing):
+        """The decoder's fixer of punctuation, case and spacing (None when all are off);
+        the rules were checked by ``_check_correct_params``."""
+        punctuation, case, spacing = (name in self.rules for name in SURFACE)
+        if not (punctuation or case or spacing):
             return None
         return partial(
-            self.surface_rules_.apply,
-            punctuation=self.fix_punctuation,
-            case=self.fix_case,
-            spacing=self.fix_spacing,
+            self.surface_rules_.apply, punctuation=punctuation, case=case, spacing=spacing
         )
 
     def score(self, X, y):

@@ -32,12 +32,7 @@ DECODING = frozenset(
         "join_cost",
         "recurrence_weight",
         "variant_weight",
-        "fix_punctuation",
-        "fix_case",
-        "fix_spacing",
-        "fix_capitals",
-        "fix_hyphens",
-        "fix_mixed_case",
+        "rules",
         "beam_width",
         "min_confidence",
     }

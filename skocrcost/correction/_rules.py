@@ -17,6 +17,25 @@ from ._tokens import (
 
 _UNIT = WeightedLevenshtein()
 
+# The rules a corrector may apply (``OCRCorrector(rules=...)``): the first three rewrite
+# a line's corrected tokens (:meth:`SurfaceRules.apply`), the others how words are read.
+RULES = ("punctuation", "case", "spacing", "capitals", "hyphens", "mixed_case")
+SURFACE = RULES[:3]
+
+
+def check_rules(rules):
+    """``rules`` as a frozenset of names from ``RULES``; a TypeError or ValueError naming
+    ``rules`` otherwise (a string would read as its letters)."""
+    if isinstance(rules, str) or not isinstance(rules, (list, tuple, set, frozenset)):
+        raise TypeError(
+            f"rules must be a list, tuple or set of rule names, got {type(rules).__name__}: "
+            f"{rules!r}"
+        )
+    unknown = [r for r in rules if not isinstance(r, str) or r not in RULES]
+    if unknown:
+        raise ValueError(f"rules must be names from {list(RULES)}, got {unknown!r}")
+    return frozenset(rules)
+
 
 def _unspelled(token):
     """Whether ``token`` has neither a letter nor a digit (``-``, ``•``, ``'.``)."""

@@ -61,12 +61,7 @@ def test_a_saved_corrector_corrects_as_the_fitted_one(fitted, sample, tmp_path):
         {"language_model": KatzBackoffLM(order=2, discount=0.7), "reject_margin": None},
         {
             "estimator": EditCostEstimator(max_token_length=2, min_count=2),
-            "fix_punctuation": True,
-            "fix_case": True,
-            "fix_spacing": True,
-            "fix_hyphens": True,
-            "fix_capitals": True,
-            "fix_mixed_case": True,
+            "rules": ("punctuation", "case", "spacing", "hyphens", "capitals", "mixed_case"),
             "split_cost": 1.0,
             "join_cost": 1.0,
             "variant_weight": 1.0,
@@ -192,3 +187,28 @@ def test_the_shipped_corrector():
         pretrained_corrector("en-modern")
     with pytest.raises(TypeError, match="name must be one of"):
         pretrained_corrector(1)
+
+
+def test_files_and_pickles_with_one_flag_per_rule_load_with_rules(sample, tmp_path):
+    # Correctors saved before ``rules`` held fix_punctuation, fix_case, ... flags.
+    X, y = sample
+    fixer = OCRCorrector(min_confidence=None, rules=("hyphens", "case")).fit(X[:300], y[:300])
+    path = tmp_path / "corrector.json"
+    fixer.save(path)
+    data = json.loads(path.read_text())
+    params = decode(data["params"])
+    del params["rules"]
+    params.update(fix_hyphens=True, fix_case=True, fix_punctuation=False)
+    data["params"] = encode(params)
+    path.write_text(json.dumps(data))
+    again = OCRCorrector.load(path)
+    assert sorted(again.rules) == ["case", "hyphens"]
+    text = "Tbe Church of Englaud, con-\ntinued In the house"
+    assert again.correct(text) == fixer.correct(text)
+    state = fixer.__getstate__()
+    del state["rules"]
+    state.update(fix_hyphens=True, fix_case=True, fix_spacing=False)
+    old = OCRCorrector.__new__(OCRCorrector)
+    old.__setstate__(state)
+    assert sorted(old.rules) == ["case", "hyphens"] and "fix_case" not in vars(old)
+    assert old.correct(text) == fixer.correct(text)

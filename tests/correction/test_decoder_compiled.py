@@ -30,13 +30,7 @@ SETTINGS = {
         "real_word_smoothing": 1.0,
         "beam_width": 3,
     },
-    "rules on": {
-        "fix_mixed_case": True,
-        "fix_capitals": True,
-        "fix_hyphens": True,
-        "fix_punctuation": True,
-        "fix_case": True,
-    },
+    "rules on": {"rules": ["mixed_case", "capitals", "hyphens", "punctuation", "case"]},
     "no language model weight": {"lm_weight": 0.0, "recurrence_weight": 0.0},
 }
 

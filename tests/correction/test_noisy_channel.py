@@ -29,7 +29,7 @@ TRUTH = ["the book", "his house", "his book", "the house", "in his house"]
 LM_WEIGHT, REAL_WORD_PRIOR, REJECT_MARGIN = 1.0, 0.99, 3.0
 # ... and what it tuned with cuts, joins and recurrences (its final run, docs/katz.md).
 TUNED = {"real_word_prior": 0.9, "split_cost": 3.0, "join_cost": 0.0, "recurrence_weight": 3.0}
-SURFACE = {"fix_punctuation": True, "fix_case": True}
+SURFACE = {"rules": ("punctuation", "case")}
 
 
 def decoder(lexicon, truth=TRUTH, **params):
@@ -675,12 +675,12 @@ def test_context_aware_correction_beats_channel_only_on_bln600():
         ("context", {"lm_weight": LM_WEIGHT}),
         ("cuts, joins, recurrences", {"lm_weight": LM_WEIGHT, **TUNED}),
         ("the same, greedy", {"lm_weight": LM_WEIGHT, **TUNED, "beam_width": 1}),
-        ("punctuation", {"lm_weight": LM_WEIGHT, **TUNED, "fix_punctuation": True}),
+        ("punctuation", {"lm_weight": LM_WEIGHT, **TUNED, "rules": ["punctuation"]}),
         ("punctuation and case", {"lm_weight": LM_WEIGHT, **TUNED, **SURFACE}),
     ):
         hyp = fixer.set_params(**params).correct("\n".join(X[test])).split("\n")
         errors[name] = _word_errors(hyp, y[test])
-        fixer.set_params(beam_width=8, fix_punctuation=False, fix_case=False)
+        fixer.set_params(beam_width=8, rules=())
     assert errors["context"] < errors["channel"] < raw
     assert errors["context"] < 0.9 * raw
     # Cutting merged words, joining split ones and trusting recurring spellings (with
@@ -735,13 +735,13 @@ def test_the_corrector_learns_how_often_a_word_in_mixed_case_is_right():
     fixer.set_params(real_word_prior=0.999)
     assert fixer._decoder().mixed_case_prior is None
     assert fixer.correct("in bIs house") == "in bIs house"
-    # ... unless fix_mixed_case reads it at the learned prior: corrected in context.
-    fixer.set_params(fix_mixed_case=True)
+    # ... unless the mixed_case rule reads it at the learned prior: corrected in context.
+    fixer.set_params(rules=["mixed_case"])
     assert fixer._decoder().mixed_case_prior == fixer.mixed_case_prior_
     assert fixer.correct("in bis house") == "in bis house"
     assert fixer.correct("in bIs house") == "in his house"
-    with pytest.raises(TypeError, match="fix_mixed_case"):
-        fixer.set_params(fix_mixed_case="yes").correct("in bIs house")
+    with pytest.raises(TypeError, match="rules"):
+        fixer.set_params(rules="mixed_case").correct("in bIs house")
     # Without mixed case in training, the prior is 1/2.
     assert _toy_corrector().fit(*_sequences()).mixed_case_prior_ == 0.5
 
@@ -809,16 +809,16 @@ def test_the_corrector_learns_from_the_words_of_tokens_and_their_punctuation():
     assert fixer.correct(text) == "In 'house,. The book,."  # kept by default
     # ",." before a capital was never seen: it backs off to ",." anywhere, ",".
     assert fixer.surface_rules_.trail_any == {",.": ","}
-    assert fixer.set_params(fix_punctuation=True).correct(text) == "In house, The book,"
-    assert fixer.set_params(fix_case=True).correct(text) == "in house, The book,"
-    assert fixer.set_params(fix_punctuation=False).correct(text) == "in 'house,. The book,."
+    assert fixer.set_params(rules=["punctuation"]).correct(text) == "In house, The book,"
+    assert fixer.set_params(rules={"punctuation", "case"}).correct(text) == "in house, The book,"
+    assert fixer.set_params(rules=("case",)).correct(text) == "in 'house,. The book,."
     assert fixer.predict([["In", "Tbe", "book,."]]) == [["in", "The", "book,."]]
-    for name in ("fix_punctuation", "fix_case", "fix_spacing"):
-        with pytest.raises(TypeError, match=name):
-            clone(fixer).set_params(**{name: "yes"}).fit(ocr_p, truth_p)
-        with pytest.raises(TypeError, match=name):
-            fixer.set_params(**{name: "yes"}).correct(text)
-        fixer.set_params(**{name: False})
+    for bad, error in (("case", TypeError), (["case", "spelling"], ValueError)):
+        with pytest.raises(error, match="rules"):
+            clone(fixer).set_params(rules=bad).fit(ocr_p, truth_p)
+        with pytest.raises(error, match="rules"):
+            fixer.set_params(rules=bad).correct(text)
+    fixer.set_params(rules=())
     # Only split and merged words: nothing for the channel to learn from.
     with pytest.raises(ValueError, match="no pair of words"):
         OCRCorrector().fit([["ofthe", "--"]], [["of-the", "--"]])
@@ -835,7 +835,7 @@ def test_the_corrector_learns_spacing_from_whole_lines_and_applies_it_when_asked
     fixer = _toy_corrector().fit(X, y)
     assert fixer.surface_rules_.spacing == {("-", "word", "lower"): "both"}
     assert fixer.correct("tbe house - his book") == "the house - his book"  # kept by default
-    spaced = fixer.set_params(fix_spacing=True)
+    spaced = fixer.set_params(rules=["spacing"])
     assert spaced.correct("tbe house - his book") == "the house-his book"
     assert spaced.predict([["tbe", "house", "-", "his"]]) == [["the", "house-his", "", ""]]
     # The gap columns teach the channel nothing: the same costs as without them.
@@ -903,7 +903,7 @@ def test_the_corrector_reads_capitals_after_small_letters_as_its_training_pairs_
     fixer = _toy_corrector().fit(ocr, truth)
     assert fixer.surface_rules_.capitals == {"U": "ll"}
     assert fixer.correct("in aU the house") == "in aU the house"  # "aU" kept: not a word
-    on = fixer.set_params(fix_capitals=True)
+    on = fixer.set_params(rules=["capitals"])
     assert on.correct("in aU the house, aU") == "in all the house, all"
     assert on.predict([["aU", "tbe", "house"]]) == [["all", "the", "house"]]
 
@@ -917,13 +917,13 @@ def test_the_corrector_closes_up_broken_words_as_its_training_pairs_do():
     line = "in his hou-se, the Bo-ok"
     assert fixer.correct(line) == line  # off: broken words are left as the OCR wrote them
     compound = fixer.correct("tbe-house")
-    on = fixer.set_params(fix_hyphens=True)
+    on = fixer.set_params(rules=["hyphens"])
     assert on.correct(line) == "in his house, the Book"
     # Closed up, then corrected like any word; with a word for a half, left to the decoder.
     assert on.predict([["tbe", "bo-ok"]]) == [["the", "book"]]
     assert on.correct("tbe-house") == compound == "the-house"
-    # A truth that keeps such hyphens teaches no rule, and the flag then does nothing.
-    kept = _toy_corrector().set_params(fix_hyphens=True)
+    # A truth that keeps such hyphens teaches no rule, and the rule then does nothing.
+    kept = _toy_corrector().set_params(rules=["hyphens"])
     kept.fit(ocr, truth[:-3] + [["his", "bo-ok"], ["in", "hou-se"], ["the", "hou-se"]])
     assert kept.surface_rules_.hyphen == {} and kept.correct(line) == line
 
