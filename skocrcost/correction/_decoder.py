@@ -49,7 +49,7 @@ from ._tokens import (
     split_core,
     split_token,
 )
-from ._variants import modernised
+from ._variants import modern_spellings
 
 # Entries of a decoder's cache of language-model probabilities (each a few hundred
 # bytes: a context, a word and the log-probabilities of its candidates).
@@ -385,7 +385,7 @@ class NoisyChannelDecoder:
         if readings is None:
             readings = self._context_free(o, mixed)
             if o in self._wanted:  # a word reached by a join alone has no candidates yet
-                if len(self._readings_cache) >= CANDIDATE_CACHE_SIZE:
+                if len(self._readings_cache) >= self.candidate_cache_size:
                     self._readings_cache = {}  # bounded memory on long texts
                 self._readings_cache[o, mixed] = readings
         recurrence = self._recurrence(o) if not (readings.priced[0] or mixed) else 0.0
@@ -423,7 +423,8 @@ class NoisyChannelDecoder:
             index = np.concatenate([[0], index])
         written = words
         if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
-            written = [o] + [o if modernised(o, w) else w for w in words[1:]]
+            modern = modern_spellings(o)
+            written = [o] + [o if w.lower() in modern else w for w in words[1:]]
         return _Readings(
             words=[written[k] for k in index],
             meant=[words[k] for k in index],
