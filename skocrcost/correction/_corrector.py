@@ -135,6 +135,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         truth first.  None: the distinct words of the truth, most frequent first.
     n_candidates : int, default=5
         Nearest words (by edit cost) rescored with the prior; at most the lexicon size.
+        :meth:`correct` reads each word against that many nearest lexicon words,
+        and as many words seen in the training truth: the likeliest (by edit cost
+        plus ``-ln P(w)``) of their 6 times as many nearest.
     prior_weight : float, default=1.0
         Weight of ``-ln P(w)``; 0 ranks by edit cost alone.
     reject_margin : float or None, default=0.0
@@ -545,6 +548,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         is_seen = np.zeros(len(lexicon), dtype=bool)
         is_seen[seen] = True
         candidate_indexes = self._candidate_indexes(neighbors, lexicon, is_seen)
+        if candidate_indexes["seen_neighbors"] is not None:  # their priors, in cost units
+            candidate_indexes["seen_priors"] = -log_prior[is_seen] / parts["scale"]
         self.estimator_ = estimator
         self.lexicon_ = lexicon
         self.neighbors_ = neighbors
@@ -618,8 +623,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         """Where the running-text decoder finds its candidates (:meth:`_decoder`).
 
         The nearest words by edit cost alone are mostly rare words of a large
-        lexicon, so the decoder also takes the nearest of the lexicon words seen
-        in the training truth.  The index cannot read multi-character edits
+        lexicon, so the decoder also takes the likeliest of the nearest lexicon
+        words seen in the training truth (``seen_priors``, set by
+        :meth:`_set_fitted`).  The index cannot read multi-character edits
         (``estimator__max_token_length >= 2``) and falls back to brute force,
         so then both indexes use the costs without them (an upper bound: the
         edits only add cheaper alignments) and the decoder rescores the words

@@ -58,6 +58,8 @@ LM_CACHE_SIZE = 300_000
 CANDIDATE_CACHE_SIZE = 200_000
 # Entries of a decoder's cache of the words of a token.
 SLOTS_CACHE_SIZE = 200_000
+# The seen words' candidates are chosen among this many times n_candidates nearest.
+SEEN_POOL = 6
 
 
 class _Readings(NamedTuple):
@@ -151,6 +153,12 @@ class NoisyChannelDecoder:
     seen_neighbors : fitted EditDistanceNeighbors or None
         Over the lexicon words seen in training: their ``n_candidates`` nearest
         are candidates too (the nearest of a large lexicon are mostly rare words).
+    seen_priors : ndarray or None
+        ``-ln P(w)`` in cost units of each word of ``seen_neighbors``: the seen
+        candidates are then the ``n_candidates`` best by cost plus this among
+        the ``SEEN_POOL * n_candidates`` nearest (``end`` misread for ``and``:
+        ``and`` is not among the 5 nearest seen words, but is the likeliest of
+        the 30).
     metric : WeightedLevenshtein or None
         The channel costs when the indexes search by other (upper-bound) costs:
         the words found are rescored by it.  None: the indexes' own costs.
@@ -208,6 +216,7 @@ class NoisyChannelDecoder:
         mixed_case_prior=None,
         beam_width=8,
         seen_neighbors=None,
+        seen_priors=None,
         metric=None,
         surface=None,
         join_hyphen=(),
@@ -227,6 +236,7 @@ class NoisyChannelDecoder:
         self._rules = [(s, t) for s, t, _ in rules if s]
         self.join_hyphen = join_hyphen
         self.seen_neighbors = seen_neighbors
+        self.seen_priors = seen_priors
         self.metric = metric
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
         self.words = set(self.lexicon) if self.lexicon is not None else set()
@@ -269,7 +279,8 @@ class NoisyChannelDecoder:
         """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
 
         The ``n_candidates`` nearest lexicon words, and as many of the words seen
-        in training when ``seen_neighbors`` is given, by cost (ties: lexicon first).
+        in training when ``seen_neighbors`` is given (the likeliest of the
+        nearest with ``seen_priors``), by cost (ties: lexicon first).
         When ``metric`` has multi-character edits, which the indexes cannot
         read, the words are found by the indexes' costs and ranked by
         ``metric``, and the lexicon words that the word becomes with one such
@@ -287,11 +298,18 @@ class NoisyChannelDecoder:
         if not new:
             return
         found = {o: {} for o in new}
-        for nn in (self.neighbors, self.seen_neighbors):
+        for nn, priors in ((self.neighbors, None), (self.seen_neighbors, self.seen_priors)):
             if nn is None:
                 continue
             k = min(self.n_candidates, len(nn.lexicon_))
-            dist, ind = nn.kneighbors(new, n_neighbors=k)
+            if priors is None:
+                dist, ind = nn.kneighbors(new, n_neighbors=k)
+            else:  # the likeliest of a larger pool of the nearest
+                pool = min(SEEN_POOL * k, len(nn.lexicon_))
+                dist, ind = nn.kneighbors(new, n_neighbors=pool)
+                best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :k]
+                dist = np.take_along_axis(dist, best, axis=1)
+                ind = np.take_along_axis(ind, best, axis=1)
             for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
                 for j, c in zip(i, d, strict=True):
                     near.setdefault(nn.lexicon_[j], c)

@@ -177,3 +177,24 @@ def test_spelling_surprisal_is_its_smoothed_bigrams():
     want = -(p("\x02a", 1, 2) + p("ab", 1, 1) + p("b\x03", 2, 2))
     assert spelling.surprisal("ab") == pytest.approx(want, rel=1e-14)
     assert spelling.surprisal("ba") > spelling.surprisal("ab")  # unseen bigrams cost more
+
+
+def test_seen_candidates_are_the_likeliest_of_the_nearest_seen_words():
+    # "end" misread for "and": among the seen words "and" is one edit away like six
+    # others, listed after them, but by far the likeliest.
+    seen = ["end", "ends", "bend", "send", "tend", "lend", "mend", "and"]
+    lexicon = ["zzz", *seen]
+    neighbors = EditDistanceNeighbors().fit(lexicon)
+    seen_index = EditDistanceNeighbors().fit(seen)
+    priors = np.array([5.0, 6.0, 6.0, 6.0, 6.0, 6.0, 6.0, 0.1])  # -ln P(w), cost units
+    by_cost = NoisyChannelDecoder(neighbors, Z, n_candidates=2, seen_neighbors=seen_index)
+    by_cost.candidates(["end"])
+    assert "and" not in by_cost._cache["end"][0]
+    likely = NoisyChannelDecoder(
+        neighbors, Z, n_candidates=2, seen_neighbors=seen_index, seen_priors=priors
+    )
+    likely.candidates(["end"])
+    words, costs = likely._cache["end"]
+    # "and" joins, at its channel cost (the prior chose it, the channel still prices it).
+    assert "and" in words and costs[words.index("and")] == 1.0
+    assert words[0] == "end" and costs[0] == 0.0
