@@ -32,7 +32,7 @@ from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import NoisyChannelDecoder
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
-from ._rules import RULES, SURFACE, SurfaceRules, check_rules
+from ._rules import SURFACE, SurfaceRules, check_rules, pop_fix_flags
 from ._scoring import word_error_rate
 from ._tokens import lm_sentence
 from ._variants import SpellingVariants, keeps_old_spellings
@@ -920,9 +920,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def __setstate__(self, state):
         # A corrector pickled before min_confidence existed learned no confidence.
         state.setdefault("min_confidence", None)
-        # One fix_<rule> flag per rule before rules existed.
-        flags = [name for name in RULES if state.pop(f"fix_{name}", False)]
-        state.setdefault("rules", tuple(flags))
+        state.setdefault("rules", tuple(pop_fix_flags(state)))  # pickled before rules existed
         if "neighbors_" in state:
             state.setdefault("confidence_", None)
             state.setdefault("keep_old_spellings_", True)

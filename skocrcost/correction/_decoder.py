@@ -182,8 +182,8 @@ class NoisyChannelDecoder:
         corrected; None leaves such words.
     keep_spelling : bool
         A candidate that only modernises the spelling of the word
-        (:func:`~skocrcost.correction._variants.modernised`: ``haue`` for
-        ``have``) is read as that word by the language model but written as
+        (:func:`~skocrcost.correction._variants.modern_spellings`: ``have``
+        for ``haue``) is read as that word by the language model but written as
         printed: the old spelling stays.
     n_threads : int
         Threads the compiled search shares the lines among.

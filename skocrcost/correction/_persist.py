@@ -24,7 +24,7 @@ from ..estimator import EditCostEstimator
 from ..lm import KatzBackoffLM, _Level
 from ._confidence import ChangeConfidence
 from ._priors import _Spelling
-from ._rules import RULES, SurfaceRules
+from ._rules import SurfaceRules, pop_fix_flags
 from ._trees import FIELDS, BoostedTrees
 from ._variants import SpellingVariants
 
@@ -277,9 +277,7 @@ def corrector_from_json(cls, data, where, english_words):
 
 def _corrector(cls, data, where, english_words):
     params = decode(data["params"])
-    # Files written before rules existed hold one fix_<rule> flag per rule.
-    flags = [name for name in RULES if params.pop(f"fix_{name}", False)]
-    params.setdefault("rules", flags)
+    params.setdefault("rules", pop_fix_flags(params))  # files written before rules existed
     estimator = EditCostEstimator._from_json(data["estimator"], where)
     stored = data["lexicon"]
     if "english_after" in stored:

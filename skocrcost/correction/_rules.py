@@ -37,6 +37,12 @@ def check_rules(rules):
     return frozenset(rules)
 
 
+def pop_fix_flags(params):
+    """The rules named by the ``fix_<rule>`` flags of the dict ``params`` (one flag per
+    rule, as correctors had before ``rules``), the flags removed from it."""
+    return [name for name in RULES if params.pop(f"fix_{name}", False)]
+
+
 def _unspelled(token):
     """Whether ``token`` has neither a letter nor a digit (``-``, ``•``, ``'.``)."""
     return bool(token) and not any(c.isalnum() for c in token)
