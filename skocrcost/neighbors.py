@@ -76,7 +76,7 @@ class _BruteIndex:
             else:
                 yield self.kernel._pairwise(part, words, n_threads)
 
-    def kneighbors(self, queries, k, n_threads=1):
+    def kneighbors(self, queries, k, n_threads=1, max_distance=np.inf):
         if not 1 <= k <= self.n_words:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
         dist, ind = [np.empty((0, k))], [np.empty((0, k), dtype=np.int64)]
@@ -84,7 +84,7 @@ class _BruteIndex:
             order = np.argsort(D, axis=1, kind="stable")[:, :k]
             dist.append(np.take_along_axis(D, order, axis=1))
             ind.append(order.astype(np.int64))
-        return np.concatenate(dist), np.concatenate(ind)
+        return _within(np.concatenate(dist), np.concatenate(ind), max_distance)
 
     def radius_neighbors(self, queries, radius, n_threads=1):
         counts, dist, ind = [0], [np.empty(0)], [np.empty(0, dtype=np.int64)]
@@ -116,7 +116,7 @@ class _UnitIndex(LexiconIndex):
     def __reduce__(self):
         return (_rebuild_unit, (self.kernel, self.trie, self.n_words, self.offsets, self.cps))
 
-    def kneighbors(self, queries, k, n_threads=1):
+    def kneighbors(self, queries, k, n_threads=1, max_distance=np.inf):
         if not 1 <= k <= self.n_words:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
         nq, nw = len(queries), self.n_words
@@ -133,7 +133,17 @@ class _UnitIndex(LexiconIndex):
                     part, *self.table, self.offsets, self.cps, c // BP_LANES, D, n_threads
                 )
                 have = topk_update(D, c, dist[r : r + rows], ind[r : r + rows], have, n_threads)
-        return dist, ind
+        return _within(dist, ind, max_distance)
+
+
+def _within(dist, ind, max_distance):
+    """Brute force's k nearest (sorted rows) cut at ``max_distance`` as the trie cuts them:
+    what lies beyond becomes ``inf`` and ``-1``."""
+    if not max_distance >= 0:
+        raise ValueError(f"max_distance must be >= 0, got {max_distance}")
+    beyond = dist > max_distance
+    dist[beyond], ind[beyond] = np.inf, -1
+    return dist, ind
 
 
 def _rebuild_unit(kernel, trie, n_words, offsets, cps):
@@ -285,6 +295,15 @@ class EditDistanceNeighbors(
         if own:
             dist, ind = _drop_self(dist, ind)
         return (dist, ind) if return_distance else ind
+
+    def _nearest_within(self, X, n_neighbors, max_distance):
+        """The ``n_neighbors`` nearest lexicon words of each string of X within
+        ``max_distance``: ``(dist, ind)`` as :meth:`kneighbors`, a row with fewer
+        padded with ``inf`` and ``-1``.  The trie prunes by the distance from the
+        start, so that far words cost no search."""
+        queries, _ = self._queries(X)
+        k = self._k(n_neighbors, False)
+        return self.index_.kneighbors(queries, k, n_threads(self.n_jobs), max_distance)
 
     def radius_neighbors(self, X=None, radius=None, return_distance=True, sort_results=False):
         """Every lexicon word within ``radius`` (inclusive) of each string of X.

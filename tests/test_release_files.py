@@ -64,9 +64,10 @@ def test_pickled_neighbours_find_the_same_words(objects, answers, name):
 def test_pickled_corrector_and_estimator(objects, answers):
     from skocrcost.datasets import load_icdar2017_sample
 
-    # Since 0.2 every string is a line read by the decoder: the OCR's case pattern is
-    # kept ("Smyth" -> "With", was "with") and the decoder reads "0CR" as "OR" (was "I").
-    changed = {"Smyth": "With", "0CR": "OR"}
+    # Since 0.2 every string is a line read by the decoder, which reads "0CR" as "OR" (was
+    # "I"); and its candidates lie within a cost of 3 (MAX_COST): "Smyth" and "hiftory"
+    # have none, and stay (were "with" and "tore").
+    changed = {"Smyth": "Smyth", "0CR": "OR", "hiftory": "hiftory"}
     expected = [changed.get(q, a) for q, a in zip(answers["queries"], answers["corrector"])]
     assert objects["corrector"].predict(answers["queries"]).tolist() == expected
     X, y = load_icdar2017_sample("tokens")

@@ -198,9 +198,9 @@ cdef int found_add(Found* f, double d, int64_t i) noexcept nogil:
     cdef Py_ssize_t c, p
     cdef Hit tmp
     cdef Hit* grown
+    if d > f.bound:  # beyond the radius, or (k-NN mode) the k-th best or the largest distance
+        return 0
     if f.radius_mode:
-        if d > f.bound:
-            return 0
         if f.size == f.capacity:
             grown = <Hit*> realloc(f.hits, 2 * f.capacity * sizeof(Hit))
             if grown == NULL:
@@ -476,7 +476,11 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
 cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
                      const int32_t* aid, const cp_t* acp, Py_ssize_t n,
                      Py_ssize_t k, double radius, Py_ssize_t* count) noexcept nogil:
-    """Sorted hits of one query (k-NN when k > 0, else within radius); NULL when out of memory."""
+    """Sorted hits of one query (k-NN when k > 0, else within radius); NULL when out of memory.
+
+    In k-NN mode ``radius`` is the largest distance kept (INFINITY: none): the k
+    nearest within it, fewer when fewer are, and the search prunes by it from the start.
+    """
     cdef Found f
     cdef Query q
     cdef Py_ssize_t cells = (max_depth + 1) * (n + 1)
@@ -488,7 +492,7 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
     f.radius_mode = k <= 0
     f.capacity = k if k > 0 else 16
     f.size = 0
-    f.bound = radius if k <= 0 else INFINITY
+    f.bound = radius
     f.hits = <Hit*> malloc(f.capacity * sizeof(Hit))
     q.aid = aid
     q.acp = acp
@@ -799,25 +803,31 @@ cdef class LexiconIndex:
                     failed += 1
         return hits_ptr, counts, failed
 
-    def kneighbors(self, list queries not None, Py_ssize_t k, int n_threads=1):
+    def kneighbors(self, list queries not None, Py_ssize_t k, int n_threads=1,
+                   double max_distance=INFINITY):
         """The ``k`` nearest words of every query: ``(distances, indices)``, shape (n, k).
 
         Sorted by distance, ties by lexicon index (a stable sort of brute force).
+        Only words within ``max_distance`` (inclusive) are found, and the search
+        prunes by it: a query with fewer has its row filled with ``inf`` and ``-1``.
         """
         if not 1 <= k <= self.n_words:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
+        if not max_distance >= 0:
+            raise ValueError(f"max_distance must be >= 0, got {max_distance}")
         cdef Py_ssize_t nq = len(queries), q, j
-        dist = np.empty((nq, k), dtype=np.float64)
-        ind = np.empty((nq, k), dtype=np.int64)
+        dist = np.full((nq, k), np.inf, dtype=np.float64)
+        ind = np.full((nq, k), -1, dtype=np.int64)
         cdef double[:, ::1] vd = dist
         cdef int64_t[:, ::1] vi = ind
-        hits_ptr, _, failed = self._run(queries, k, 0.0, n_threads)
+        hits_ptr, counts, failed = self._run(queries, k, max_distance, n_threads)
         cdef size_t[::1] vptr = hits_ptr
+        cdef Py_ssize_t[::1] vcount = counts
         cdef Hit* h
         for q in range(nq):
             h = <Hit*> vptr[q]
             if h != NULL:
-                for j in range(k):
+                for j in range(vcount[q]):
                     vd[q, j] = h[j].d
                     vi[q, j] = h[j].i
                 free(h)

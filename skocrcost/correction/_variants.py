@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
@@ -32,6 +33,7 @@ _UNIT = WeightedLevenshtein()
 # may stand for) and endings spelled otherwise (old, modern).
 _OLD_LETTERS = {"i": "ij", "u": "uv", "v": "vu", "\u017f": "s"}
 _OLD_ENDINGS = (("e", ""), ("ie", "y"), ("ck", "c"))
+_ENDS = tuple(end for end, _ in _OLD_ENDINGS)
 # Words with more letters to read both ways than this are taken as they are.
 _MAX_SWAPS = 8
 
@@ -45,19 +47,27 @@ def modern_spellings(old):
     itself is left out.
     """
     old = old.lower()
+    out = set()
+    for stem, swaps in _stems(old):
+        if swaps:
+            out.update("".join(p) for p in product(*(_OLD_LETTERS.get(c, c) for c in stem)))
+        else:
+            out.add(stem)
+    out.discard(old)
+    return out
+
+
+@lru_cache(maxsize=4096)  # a word's candidates ask about it in turn
+def _stems(old):
+    """``(stem, whether its letters are read both ways)`` of the lower-cased ``old``: the
+    word and its modern endings; a stem with more than ``_MAX_SWAPS`` such letters is
+    taken as it is."""
     stems = [old] + [
         old[: -len(end)] + modern
         for end, modern in _OLD_ENDINGS
         if old.endswith(end) and len(old) - len(end) + len(modern) >= 2
     ]
-    out = set()
-    for stem in stems:
-        if sum(c in _OLD_LETTERS for c in stem) > _MAX_SWAPS:
-            out.add(stem)
-            continue
-        out.update("".join(p) for p in product(*(_OLD_LETTERS.get(c, c) for c in stem)))
-    out.discard(old)
-    return out
+    return tuple((stem, sum(c in _OLD_LETTERS for c in stem) <= _MAX_SWAPS) for stem in stems)
 
 
 def modernised(old, new):
@@ -66,7 +76,16 @@ def modernised(old, new):
     ``iudge``/``judge``, ``backe``/``back``, ``citie``/``city``.  Not
     ``Thjs``/``This``: ``j`` for ``i`` is an OCR error, not a spelling.  Case
     alone is no modernisation."""
-    return new.lower() in modern_spellings(old)
+    # new.lower() in modern_spellings(old), letter by letter rather than by listing them all
+    old, new = old.lower(), new.lower()
+    if new == old or not (old.endswith(_ENDS) or any(c in _OLD_LETTERS for c in old)):
+        return False  # (most words: nothing to read otherwise)
+    for stem, swaps in _stems(old):
+        if len(stem) == len(new) and (
+            all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new)) if swaps else stem == new
+        ):
+            return True
+    return False
 
 
 def keeps_old_spellings(ocr_words, truth_words, lexicon):

@@ -91,8 +91,10 @@ def sample():
 
 @pytest.fixture(scope="module")
 def fitted(sample):
-    X, y, _, _ = sample
-    return OCRCorrector().fit(X, y)  # the one-call path, with its defaults
+    # Every sample line but the held-out block (1200:1500): the confidence learned from
+    # the 80-odd changes of 1,200 lines lets next to nothing through.
+    X, y = load_icdar2017_sample("lines")
+    return OCRCorrector().fit(X[:1200] + X[1500:], y[:1200] + y[1500:])  # the defaults
 
 
 def test_the_one_call_path_corrects_lines(fitted, sample):

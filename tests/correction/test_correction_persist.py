@@ -174,6 +174,7 @@ def test_boosted_trees_predict_as_the_classifier():
     X_test = rng.normal(size=(400, 5))
     X_test[rng.random(X_test.shape) < 0.1] = np.nan
     np.testing.assert_array_equal(trees.predict_proba(X_test), model.predict_proba(X_test)[:, 1])
+    assert trees.predict_proba(X_test[:0]).shape == (0,)
     three = HistGradientBoostingClassifier(max_iter=5).fit(X, rng.integers(0, 3, 600))
     with pytest.raises(ValueError, match="only binary"):
         BoostedTrees.from_classifier(three)

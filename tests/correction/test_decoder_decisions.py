@@ -7,6 +7,7 @@ comparison fails here (scripts/mutation.py runs them over the decision logic).
 """
 
 import math
+import pickle
 from collections import Counter
 
 import numpy as np
@@ -177,6 +178,11 @@ def test_spelling_surprisal_is_its_smoothed_bigrams():
     want = -(p("\x02a", 1, 2) + p("ab", 1, 1) + p("b\x03", 2, 2))
     assert spelling.surprisal("ab") == pytest.approx(want, rel=1e-14)
     assert spelling.surprisal("ba") > spelling.surprisal("ab")  # unseen bigrams cost more
+    # Asked again (its bigrams' costs kept), and after a pickle (which drops them).
+    assert spelling.surprisal("ab") == pytest.approx(want, rel=1e-14)
+    back = pickle.loads(pickle.dumps(spelling))
+    assert "_costs" not in back.__dict__
+    assert back.surprisal("ab") == spelling.surprisal("ab")
 
 
 def test_seen_candidates_are_the_likeliest_of_the_nearest_seen_words():
@@ -198,3 +204,36 @@ def test_seen_candidates_are_the_likeliest_of_the_nearest_seen_words():
     # "and" joins, at its channel cost (the prior chose it, the channel still prices it).
     assert "and" in words and costs[words.index("and")] == 1.0
     assert words[0] == "end" and costs[0] == 0.0
+
+
+@pytest.mark.parametrize("max_cost", [0.0, 1.0, 2.0, math.inf])
+def test_candidates_are_the_nearest_within_max_cost(max_cost):
+    """Lexicon candidates: the n_candidates nearest by brute force, those beyond max_cost
+    left out; seen candidates: the likeliest of the pool within it."""
+    seen = ["end", "ends", "bend", "send", "tend", "lend", "mend", "and", "an"]
+    lexicon = ["zzz", "ennd", "e", *seen]
+    priors = np.linspace(6.0, 0.1, len(seen))
+    dec = NoisyChannelDecoder(
+        EditDistanceNeighbors().fit(lexicon),
+        Z,
+        n_candidates=2,
+        seen_neighbors=EditDistanceNeighbors().fit(seen),
+        seen_priors=priors,
+        max_cost=max_cost,
+    )
+    queries = ["end", "emd", "xyzzy", "a", ""]
+    dec.candidates(queries)
+    metric = dec.neighbors.metric_
+    for q in queries:
+        want = {}
+        costs = metric.pairwise([q], lexicon)[0]
+        for j in np.argsort(costs, kind="stable")[:2]:
+            if costs[j] <= max_cost:
+                want.setdefault(lexicon[j], costs[j])
+        costs = metric.pairwise([q], seen)[0]
+        pool = [j for j in np.argsort(costs, kind="stable")[:12] if costs[j] <= max_cost]
+        for j in sorted(pool, key=lambda j: costs[j] + priors[j])[:2]:
+            want.setdefault(seen[j], costs[j])
+        words, got = dec._cache[q]
+        assert sorted(zip(words, got.tolist())) == sorted(want.items())
+        assert all(c <= max_cost for c in got)

@@ -623,9 +623,10 @@ def test_spelling_variants_keep_icdar2017_from_being_made_worse():
     for weight in (0.0, 1.0):
         hyp = fixer.set_params(variant_weight=weight).correct("\n".join(X[test])).split("\n")
         errors[weight] = _word_errors(hyp, y[test])
-    # Measured: 172 word errors raw, 171 without variants, 166 with them (weight 1).
-    assert errors[1.0] <= errors[0.0] - 3
-    assert errors[1.0] < raw
+    # Measured: 172 word errors raw, 167 without variants, 165 with them (weight 1).  (With
+    # candidates searched however far: 171 and 166; the far ones the variants kept out.)
+    assert errors[1.0] <= errors[0.0] - 2
+    assert errors[0.0] < raw and errors[1.0] < raw
 
 
 def _benchmark_corrector(ocr_lines, truth_lines, **params):
@@ -849,8 +850,9 @@ def test_the_corrector_cuts_joins_and_counts_in_correct_and_predict():
     ocr, truth = _sequences()
     fixer = _toy_corrector().fit(ocr, truth)
     text = "In bis house, the ho- use.\ninhis house"
-    # Word for word, "ho-" and "use" are misread words, "inhis" one misread word.
-    assert fixer.correct(text) == "In his house, the his- house.\nhis house"
+    # Word for word, "ho-" is a misread word, "inhis" one misread word, and "use" is kept:
+    # "house" costs 3.06 from it in this toy channel, past the search's MAX_COST of 3.
+    assert fixer.correct(text) == "In his house, the his- use.\nhis house"
     fixer.set_params(split_cost=1.0, join_cost=1.0)
     assert fixer.correct(text) == "In his house, the house.\nin his house"
     # In predict, a token joined to the one before it comes back empty.

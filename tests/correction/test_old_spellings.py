@@ -4,6 +4,8 @@ import os
 import tempfile
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skocrcost import EditCostEstimator, EditDistanceNeighbors, OCRCorrector
 from skocrcost.correction._decoder import NoisyChannelDecoder
@@ -58,6 +60,18 @@ def test_modern_spellings_leave_the_word_out_and_bound_long_words():
     # A word with many letters read both ways is taken as it is (no 2^n blow-up).
     many = "iuiuiuiuiuiuiuiu"
     assert len(modern_spellings(many)) <= 4
+
+
+old_letters = st.text(alphabet="iIjuUvVsS\u017febcky", max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(old_letters, old_letters)
+def test_modernised_is_membership_of_the_modern_spellings(old, new):
+    """The letter-by-letter test gives what listing every modern spelling gives."""
+    assert modernised(old, new) == (new.lower() in modern_spellings(old))
+    for modern in list(modern_spellings(old))[:20]:
+        assert modernised(old, modern) and modernised(old, modern.upper())
 
 
 def test_the_truth_tells_whether_old_spellings_are_kept():

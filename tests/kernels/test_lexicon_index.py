@@ -46,6 +46,37 @@ def test_kneighbors_equal_twin_and_brute_force(costs, words, Q, k, threads):
         np.testing.assert_array_equal(x, y)  # bit for bit, ties by lexicon index
 
 
+def brute_within(metric, Q, words, k, max_distance):
+    dist, ind = brute_kneighbors(metric, Q, words, k)
+    beyond = dist > max_distance
+    dist[beyond], ind[beyond] = np.inf, -1
+    return dist, ind
+
+
+@settings(max_examples=150, deadline=None)
+@given(cost_dicts(), lexicons, queries, st.integers(1, 12), st.floats(0, 4), st.integers(1, 3))
+def test_kneighbors_within_a_distance_equal_twin_and_brute_force(
+    costs, words, Q, k, max_distance, threads
+):
+    """The k nearest within ``max_distance``: the k nearest, those beyond it dropped."""
+    k = min(k, len(words))
+    compiled, twin = both(costs, words)
+    got = compiled.kneighbors(Q, k, threads, max_distance)
+    for x, y in zip(got, twin.kneighbors(Q, k, 1, max_distance), strict=True):
+        np.testing.assert_array_equal(x, y)
+    want = brute_within(compiled.kernel, Q, words, k, max_distance)
+    for x, y in zip(got, want, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("impl", ["compiled", "twin"])
+@pytest.mark.parametrize("bad", [-1.0, float("nan")])
+def test_kneighbors_refuses_a_bad_max_distance(impl, bad):
+    index = dict(zip(["compiled", "twin"], both({}, ["ab", "b"]), strict=True))[impl]
+    with pytest.raises(ValueError, match="max_distance"):
+        index.kneighbors(["a"], 1, 1, bad)
+
+
 @settings(max_examples=100, deadline=None)
 @given(cost_dicts(), lexicons, queries, st.floats(0, 4), st.integers(1, 3))
 def test_radius_neighbors_equal_twin_and_brute_force(costs, words, Q, radius, threads):
@@ -293,6 +324,9 @@ def test_twin_search_with_ties_at_the_bound_equals_brute_force(words, Q, k, radi
     metric = WeightedLevenshtein()
     for x, y in zip(twin.kneighbors(Q, k), brute_kneighbors(metric, Q, words, k), strict=True):
         np.testing.assert_array_equal(x, y)
+    within = brute_within(metric, Q, words, k, radius)
+    for x, y in zip(twin.kneighbors(Q, k, 1, float(radius)), within, strict=True):
+        np.testing.assert_array_equal(x, y)  # a word exactly at max_distance is kept
     offsets, dist, ind = twin.radius_neighbors(Q, float(radius))
     D = metric.pairwise(Q, words)
     for q in range(len(Q)):

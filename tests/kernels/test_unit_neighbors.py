@@ -216,3 +216,30 @@ def test_long_lines_need_no_search_buffers():
     # The trie refuses this pair (its DP columns would take 12.8 GB); brute force does not.
     nn = EditDistanceNeighbors(1).fit(["x" * 40_000, "y" * 39_990 + "x"])
     assert nn.kneighbors(["y" * 40_000])[0].tolist() == [[10.0]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(lexicons, queries, st.integers(1, 60), st.integers(0, 4))
+def test_every_index_cuts_the_nearest_at_max_distance_as_the_trie(words, qs, k, max_distance):
+    """Unit costs (bit-parallel brute force), the trie, and brute force by pairwise (a
+    metric the trie cannot read) keep the same k nearest within the distance."""
+    k = min(k, len(words))
+    unit = EditDistanceNeighbors(k).fit(words)
+    assert isinstance(unit.index_, nb._UnitIndex)
+    want = trie(unit.index_, qs, k)
+    beyond = want[0] > max_distance
+    want[0][beyond], want[1][beyond] = np.inf, -1
+    got = unit._nearest_within(qs, k, max_distance)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+    brute = EditDistanceNeighbors(k, metric=_PairwiseOnly()).fit(words)
+    assert isinstance(brute.index_, nb._BruteIndex)
+    for a, b in zip(brute._nearest_within(qs, k, max_distance), want, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+class _PairwiseOnly:
+    """Unit costs behind pairwise alone, as a richer edit model would offer them."""
+
+    def pairwise(self, X, Y, n_jobs=None):
+        return WeightedLevenshtein().pairwise(X, Y)
