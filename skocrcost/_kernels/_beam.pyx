@@ -269,7 +269,8 @@ cdef int64_t search_line(
                     context_index(levels, n_levels, w1, w.hist, m_lm, w.level_ctx, w.level_found)
                 base = w.score[h]
                 for k in range(nr):
-                    t = base + r_score[r0 + k]
+                    # (keeping the word: its recurrences in this call make it cheaper)
+                    t = base + (r_score[r0] - v_rec[step] if k == 0 else r_score[r0 + k])
                     lm_k = 0.0
                     if use_lm and r_priced[r0 + k]:
                         lm_k = coef * log_prob(levels, n_levels, w1, word_pred[r_word[r0 + k]],
@@ -420,7 +421,9 @@ def search_lines(
         readings' word ids), ``r_score`` (context-free scores) and ``r_priced``
         (whether the language model prices the reading).
     v_start, v_cost, v_offset, v_rec
-        Reading set ``i`` keeps its word as a variant of its other readings when
+        Keeping the word of reading set ``i`` (its first reading) costs
+        ``r_score[r_start[i]] - v_rec[i]`` (``v_rec``: what its recurrences take
+        off); and the set keeps its word as a variant of its other readings when
         ``v_start[i] < v_start[i + 1]``: ``v_cost[v_start[i]:v_start[i + 1]]``
         (one per other reading), plus ``v_offset[i]``, less ``v_rec[i]``.
     steps, line_start : int64 arrays

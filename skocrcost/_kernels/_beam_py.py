@@ -123,7 +123,8 @@ def _search_line(
                     contexts = _context_index(lm.levels, lm.w1, hist)
                 ranked, lm_terms = [], []
                 for k in range(nr):
-                    t = base + float(r_score[r0 + k])
+                    own = float(r_score[r0 + k])
+                    t = base + (own - float(v_rec[step]) if k == 0 else own)
                     term = 0.0
                     if lm is not None and r_priced[r0 + k]:
                         pred = int(word_pred[r_word[r0 + k]])

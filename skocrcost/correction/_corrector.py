@@ -31,6 +31,7 @@ from . import _persist
 from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import MAX_COST, NoisyChannelDecoder
+from ._layout import Layout
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
 from ._rules import SURFACE, SurfaceRules, check_rules, pop_fix_flags
 from ._scoring import word_error_rate
@@ -887,6 +888,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if held is None or held[0] != key or 10 * len(held[1]) > 9 * decoder.candidate_cache_size:
             held = caches["readings"] = (key, {}, {})
         decoder._readings_cache, decoder._slots_cache = held[1:]
+        # And so do the compiled search's tables of them (with the language model's
+        # vocabulary, and the variant costs, if any).
+        laid = (key, decoder._uses_lm(), decoder.variant_offset != math.inf)
+        layout = caches.get("layout")
+        if layout is None or layout.key != laid:
+            layout = caches["layout"] = Layout(laid)
+        decoder._layout = layout
         return decoder
 
     def save(self, path):

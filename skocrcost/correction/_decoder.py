@@ -37,7 +37,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._kernels import NEVER, KatzTables, search_lines
+from .._kernels import KatzTables, search_lines
+from ._layout import Batch, Layout
 from ._priors import log_probability_pairs
 from ._tokens import (
     WHITESPACE,
@@ -288,6 +289,7 @@ class NoisyChannelDecoder:
         self._readings_cache = {}
         self._call_readings = {}
         self._slots_cache = {}  # token -> its words (_slots)
+        self._layout = Layout()  # the compiled search's tables (a corrector shares one)
 
     def candidates(self, observed):
         """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
@@ -416,6 +418,17 @@ class NoisyChannelDecoder:
         readings = self._call_readings.get((o, mixed))
         if readings is not None:
             return readings
+        readings = self._free_readings(o, mixed)
+        recurrence = self._recurrence(o) if self._rewarded(readings, mixed) else 0.0
+        if recurrence:  # keeping an unknown word: its recurrences in this call lower it
+            scores = readings.scores.copy()
+            scores[0] -= recurrence
+            readings = readings._replace(scores=scores)
+        self._call_readings[o, mixed] = readings
+        return readings
+
+    def _free_readings(self, o, mixed):
+        """:meth:`_context_free`, kept across calls."""
         readings = self._readings_cache.get((o, mixed))
         if readings is None:
             readings = self._context_free(o, mixed)
@@ -423,13 +436,13 @@ class NoisyChannelDecoder:
                 if len(self._readings_cache) >= self.candidate_cache_size:
                     self._readings_cache = {}  # bounded memory on long texts
                 self._readings_cache[o, mixed] = readings
-        recurrence = self._recurrence(o) if not (readings.priced[0] or mixed) else 0.0
-        if recurrence:  # keeping an unknown word: its recurrences in this call lower it
-            scores = readings.scores.copy()
-            scores[0] -= recurrence
-            readings = readings._replace(scores=scores)
-        self._call_readings[o, mixed] = readings
         return readings
+
+    @staticmethod
+    def _rewarded(readings, mixed):
+        """Whether keeping the word of ``readings`` gets cheaper as it recurs: an
+        out-of-lexicon word not priced as mixed case."""
+        return not (readings.priced[0] or mixed)
 
     def _context_free(self, o, mixed):
         """:meth:`_choose`'s readings before the recurrences of ``o`` in this call: they
@@ -665,8 +678,12 @@ class NoisyChannelDecoder:
         """
         if self.recapitalise is not None or self.close_up is not None:
             sequences = [[self._rewritten(t) for t in seq] for seq in sequences]
-        looked_up = [w for seq in sequences for t in seq for w in self._words(t)]
-        self._counts = Counter(looked_up)
+        # The words of each distinct token once (text repeats its tokens), counted.
+        self._counts = Counter()
+        for token, n in Counter(t for seq in sequences for t in seq).items():
+            for w in self._words(token):
+                self._counts[w] += n
+        looked_up = list(self._counts)  # (in the order the text first uses them)
         self._call_readings = {}  # keeping an unknown word depends on the counts
         self._wanted = set()
         if self.join_cost is not None:  # words after a line-break hyphen need candidates
@@ -716,17 +733,21 @@ class NoisyChannelDecoder:
         """:meth:`_search` of every sequence, by the compiled kernel (:meth:`_compiled`).
 
         Each distinct token's words and each distinct word's readings are laid out
-        once for the whole batch: the kernel reads them by index.
+        once (:mod:`._layout`, kept across calls with ``_layout``): the kernel reads
+        them by index.
         """
-        batch = _Batch(self)
-        for seq in sequences:
-            batch.add_line(seq)
+        layout = self._layout
+        with layout.lock:
+            batch = Batch(self, layout, self.candidate_cache_size, SLOTS_CACHE_SIZE)
+            for seq in sequences:
+                batch.add_line(seq)
+            arrays = batch.arrays()
         uses_lm = self._uses_lm()
         lm = self.language_model
         chosen, _ = search_lines(
             KatzTables(lm._level_arrays(), len(lm.vocabulary_)) if uses_lm else None,
             -self.lm_weight / self.normaliser if uses_lm else 0.0,
-            *batch.arrays(),
+            *arrays,
             start_word=batch.start,
             m=self.context_size,
             beam_width=self.beam_width,
@@ -892,86 +913,3 @@ class NoisyChannelDecoder:
                 continue
             out[i] = lead + core + trail
         return out if self.surface is None else self.surface(out)
-
-
-class _Batch:
-    """Lines laid out for ``_kernels.search_lines``: word ids, reading sets and steps."""
-
-    def __init__(self, decoder):
-        self.decoder = decoder
-        lm = decoder.language_model if decoder._uses_lm() else None
-        self.vocabulary = lm.vocabulary_ if lm is not None else {}
-        self.ids, self.ctx, self.pred = {}, [], []
-        self.sets = {}  # (looked-up word, mixed) -> its reading set's index
-        self.r_start, self.r_word, self.r_score, self.r_priced = [0], [], [], []
-        self.v_start, self.v_cost, self.v_offset, self.v_rec = [0], [], [], []
-        self.token_steps = {}  # token -> its steps and where they are
-        self.readings = []  # each set's readings
-        self.steps, self.where, self.lines = [], [], []
-        self.start = self.word("<s>")
-
-    def word(self, w):
-        """The id of the (lower-cased) word ``w``, its language-model ids noted."""
-        i = self.ids.get(w)
-        if i is None:
-            i = self.ids[w] = len(self.ids)
-            known = self.vocabulary.get(w, -1)
-            self.ctx.append(len(self.vocabulary) if w == "<s>" else known)
-            self.pred.append(NEVER if w == "<s>" else known)
-        return i
-
-    def reading_set(self, o, mixed):
-        """The index of the readings of ``o`` (:meth:`NoisyChannelDecoder._choose`)."""
-        key = (o, mixed)
-        i = self.sets.get(key)
-        if i is not None:
-            return i
-        dec = self.decoder
-        r = dec._choose(o, mixed)
-        i = self.sets[key] = len(self.readings)
-        self.readings.append(r)
-        self.r_word += [self.word(w) for w in r.lower]
-        self.r_score += r.scores.tolist()
-        self.r_priced += r.priced.tolist()
-        self.r_start.append(len(self.r_word))
-        # Keeping an out-of-lexicon word may also read it as a variant (_keep_variant).
-        costs = None if r.priced[0] or mixed else dec._variant_costs(o, r.meant[1:])
-        if costs is not None:
-            self.v_cost += costs.tolist()
-        self.v_start.append(len(self.v_cost))
-        self.v_offset.append(dec.variant_offset)
-        self.v_rec.append(dec._recurrence(o))
-        return i
-
-    def add_line(self, tokens):
-        start = len(self.steps)
-        for i, token in enumerate(tokens):
-            laid = self.token_steps.get(token)
-            if laid is None:
-                laid = self.token_steps[token] = [
-                    (self.reading_set(o, mixed), j) if fix else (-1 - self.word(o.lower()), None)
-                    for j, o, fix, mixed in self.decoder._slots(token)
-                ]
-            for step, j in laid:  # a reading set's index, or -1 - a word's id
-                self.steps.append(step)
-                self.where.append(None if j is None else ((i, j), step))
-        self.lines.append((start, len(self.steps)))
-
-    def arrays(self):
-        """The kernel's arrays, in the order of ``search_lines``'s parameters."""
-        i64, f64 = np.int64, np.float64
-        starts = np.array([0] + [stop for _, stop in self.lines], dtype=i64)
-        return (
-            np.array(self.ctx, dtype=i64),
-            np.array(self.pred, dtype=i64),
-            np.array(self.r_start, dtype=i64),
-            np.array(self.r_word, dtype=i64),
-            np.array(self.r_score, dtype=f64),
-            np.array(self.r_priced, dtype=np.uint8),
-            np.array(self.v_start, dtype=i64),
-            np.array(self.v_cost, dtype=f64),
-            np.array(self.v_offset, dtype=f64),
-            np.array(self.v_rec, dtype=f64),
-            np.array(self.steps, dtype=i64),
-            starts,
-        )

@@ -62,6 +62,8 @@ def _stems(old):
     """``(stem, whether its letters are read both ways)`` of the lower-cased ``old``: the
     word and its modern endings; a stem with more than ``_MAX_SWAPS`` such letters is
     taken as it is."""
+    if not old.endswith(_ENDS) and _OLD_LETTERS.keys().isdisjoint(old):
+        return ()  # most words: nothing to read otherwise
     stems = [old] + [
         old[: -len(end)] + modern
         for end, modern in _OLD_ENDINGS
@@ -78,8 +80,8 @@ def modernised(old, new):
     alone is no modernisation."""
     # new.lower() in modern_spellings(old), letter by letter rather than by listing them all
     old, new = old.lower(), new.lower()
-    if new == old or not (old.endswith(_ENDS) or any(c in _OLD_LETTERS for c in old)):
-        return False  # (most words: nothing to read otherwise)
+    if new == old:
+        return False
     for stem, swaps in _stems(old):
         if len(stem) == len(new) and (
             all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new)) if swaps else stem == new

@@ -76,3 +76,33 @@ def test_n_jobs_set_after_fit_reaches_both_searches_and_changes_nothing(correcto
     assert decoder.n_threads == min(2, openmp_max_threads())
     assert decoder.neighbors.n_jobs == 2 and decoder.seen_neighbors.n_jobs == 2
     assert two.predict(lines).tolist() == expected
+
+
+@pytest.mark.parametrize("max_sets", [None, 40])
+def test_the_layout_kept_across_calls_reads_lines_as_the_python_search(corrector, max_sets):
+    """Calls on one corrector share the compiled search's tables (its layout): each
+    call reads its lines as the Python search does, the layout full or not (40: it
+    is emptied again and again)."""
+    fixer = copy.copy(corrector).set_params(recurrence_weight=2.0)
+    fixer._caches_ = {}
+    lines = lines_of("newspapers")
+    sequences = [WHITESPACE.split(line)[::2] for line in lines]
+    python = fixer._decoder()
+    python._compiled = lambda: False
+    for part in (sequences[:60], sequences[30:], sequences[:60]):
+        compiled = fixer._decoder()
+        if max_sets is not None:
+            compiled.candidate_cache_size = max_sets
+        assert compiled._layout is fixer._caches_["layout"]
+        assert compiled.correct_tokens(part) == python.correct_tokens(part)
+    layout = fixer._caches_["layout"]
+    fresh = copy.copy(fixer)
+    fresh._caches_ = {}
+    fresh._decoder().correct_tokens(sequences[:60])
+    last = len(fresh._caches_["layout"].readings)  # the sets of the last call alone
+    if max_sets is None:  # every word of the lines laid out once, across the calls
+        assert len(layout.sets) == len(layout.readings) > last
+    else:  # emptied before the last call, which held 40 or more
+        assert len(layout.readings) == last > 40
+    # Another setting of what the readings depend on gets tables of its own.
+    assert fixer.set_params(real_word_prior=0.9)._decoder()._layout is not layout

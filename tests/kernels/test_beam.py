@@ -110,7 +110,8 @@ def path_cost(lm, coef, arrays, m, line, path):
             continue
         at, n = r_start[step], r_start[step + 1] - r_start[step]
         terms = [lm_term(r_word[at + j], history) if r_priced[at + j] else 0.0 for j in range(n)]
-        cost = r_score[at + k] + terms[k]
+        # Keeping the word: less what its recurrences take off (v_rec).
+        cost = (r_score[at] - v_rec[step] if k == 0 else r_score[at + k]) + terms[k]
         if k == 0 and v_start[step + 1] > v_start[step]:  # kept, maybe as a variant
             v = v_cost[v_start[step] : v_start[step + 1]]
             variant = min(v[j - 1] + terms[j] for j in range(1, n))

@@ -1,0 +1,169 @@
+"""Lines laid out for the compiled beam search (``_kernels.search_lines``).
+
+The kernel reads words by id and each word's readings (:class:`_Readings` of the
+decoder) as a reading set, by index.  What does not change from one call to the
+next (the ids of words, each word's reading set before its recurrences, the steps
+of each token) is laid out once per fitted corrector and parameters
+(:class:`Layout`), so that a text of words seen before costs no layout; each call
+adds its lines and the recurrences of its words (:class:`Batch`).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from .._kernels import NEVER
+
+
+class _Column:
+    """A growing array: appended to as a list, read as a numpy array.
+
+    A view handed out stays valid: growing copies into a new buffer, and new items
+    are written past the end of every earlier view.
+    """
+
+    def __init__(self, dtype, first=()):
+        self.buf = np.empty(0, dtype=dtype)
+        self.size = 0
+        self.pending = list(first)
+
+    def __len__(self):
+        return self.size + len(self.pending)
+
+    def append(self, x):
+        self.pending.append(x)
+
+    def extend(self, xs):
+        self.pending.extend(xs)
+
+    def array(self):
+        if self.pending:
+            need = self.size + len(self.pending)
+            if need > len(self.buf):  # doubling: each item copied a bounded number of times
+                grown = np.empty(max(need, 2 * len(self.buf)), dtype=self.buf.dtype)
+                grown[: self.size] = self.buf[: self.size]
+                self.buf = grown
+            self.buf[self.size : need] = self.pending
+            self.size, self.pending = need, []
+        return self.buf[: self.size]
+
+
+class Layout:
+    """The words, reading sets and token steps of a decoder's parameters, kept across calls.
+
+    Bounded: emptied when it holds ``max_sets`` reading sets or ``max_tokens``
+    tokens (the decoder's cache bounds).  Calls from several threads lay out
+    their lines one at a time (``lock``).
+    """
+
+    def __init__(self, key=None):
+        self.key = key  # what the readings depend on (the corrector's parameters)
+        self.lock = threading.Lock()
+        self.vocabulary = None
+        self.clear()
+
+    def clear(self):
+        self.ids = {}  # word -> id
+        self.ctx, self.pred = _Column(np.int64), _Column(np.int64)
+        self.sets = {}  # (looked-up word, mixed) -> its reading set's index
+        self.keys = []  # each set's (word, mixed)
+        self.readings = []  # each set's readings (before the call's recurrences)
+        self.rewarded = []  # whether a set's word gets cheaper to keep as it recurs
+        self.r_start, self.r_word = _Column(np.int64, [0]), _Column(np.int64)
+        self.r_score, self.r_priced = _Column(np.float64), _Column(np.uint8)
+        self.v_start, self.v_cost = _Column(np.int64, [0]), _Column(np.float64)
+        self.token_steps = {}  # token -> its steps: (a set's index, piece) or (-1 - id, None)
+
+    def word(self, w):
+        """The id of the (lower-cased) word ``w``, its language-model ids noted."""
+        i = self.ids.get(w)
+        if i is None:
+            i = self.ids[w] = len(self.ids)
+            known = self.vocabulary.get(w, -1)
+            self.ctx.append(len(self.vocabulary) if w == "<s>" else known)
+            self.pred.append(NEVER if w == "<s>" else known)
+        return i
+
+    def reading_set(self, dec, o, mixed):
+        """The index of the readings of ``o`` (``NoisyChannelDecoder._free_readings``)."""
+        key = (o, mixed)
+        i = self.sets.get(key)
+        if i is not None:
+            return i
+        r = dec._free_readings(o, mixed)
+        i = self.sets[key] = len(self.readings)
+        self.keys.append(key)
+        self.readings.append(r)
+        self.rewarded.append(dec._rewarded(r, mixed))
+        self.r_word.extend([self.word(w) for w in r.lower])
+        self.r_score.extend(r.scores.tolist())
+        self.r_priced.extend(r.priced.tolist())
+        self.r_start.append(len(self.r_word))
+        # Keeping an out-of-lexicon word may also read it as a variant (_keep_variant).
+        costs = None if r.priced[0] or mixed else dec._variant_costs(o, r.meant[1:])
+        if costs is not None:
+            self.v_cost.extend(costs.tolist())
+        self.v_start.append(len(self.v_cost))
+        return i
+
+    def steps(self, dec, token):
+        """The steps of ``token``: a reading set's index and the piece it reads, or
+        ``-1 - id`` for a word left as it is."""
+        laid = self.token_steps.get(token)
+        if laid is None:
+            laid = self.token_steps[token] = [
+                (self.reading_set(dec, o, mixed), j) if fix else (-1 - self.word(o.lower()), None)
+                for j, o, fix, mixed in dec._slots(token)
+            ]
+        return laid
+
+
+class Batch:
+    """One call's lines on a :class:`Layout`: their steps, and the kernel's arrays."""
+
+    def __init__(self, decoder, layout, max_sets, max_tokens):
+        self.decoder, self.layout = decoder, layout
+        if layout.vocabulary is None or (
+            len(layout.readings) >= max_sets or len(layout.token_steps) >= max_tokens
+        ):  # new, or full: start afresh (bounded memory on long texts)
+            lm = decoder.language_model if decoder._uses_lm() else None
+            layout.vocabulary = lm.vocabulary_ if lm is not None else {}
+            layout.clear()
+        self.start = layout.word("<s>")
+        self.readings = layout.readings
+        self.steps, self.where, self.lines = [], [], []
+
+    def add_line(self, tokens):
+        start = len(self.steps)
+        for i, token in enumerate(tokens):
+            for step, j in self.layout.steps(self.decoder, token):
+                self.steps.append(step)
+                self.where.append(None if j is None else ((i, j), step))
+        self.lines.append((start, len(self.steps)))
+
+    def arrays(self):
+        """The kernel's arrays, in the order of ``search_lines``'s parameters: the layout's,
+        and this call's recurrences (``v_rec``, subtracted from keeping a set's word)."""
+        lay, dec = self.layout, self.decoder
+        steps = np.array(self.steps, dtype=np.int64)
+        v_rec = np.zeros(len(lay.readings))
+        for s in np.unique(steps[steps >= 0]).tolist():
+            if lay.rewarded[s]:
+                v_rec[s] = dec._recurrence(lay.keys[s][0])
+        starts = np.array([0] + [stop for _, stop in self.lines], dtype=np.int64)
+        return (
+            lay.ctx.array(),
+            lay.pred.array(),
+            lay.r_start.array(),
+            lay.r_word.array(),
+            lay.r_score.array(),
+            lay.r_priced.array(),
+            lay.v_start.array(),
+            lay.v_cost.array(),
+            np.full(len(lay.readings), dec.variant_offset),
+            v_rec,
+            steps,
+            starts,
+        )
