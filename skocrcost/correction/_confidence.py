@@ -166,10 +166,7 @@ class ChangeFeatures:
 
     def rows(self, sequences, corrected, spans):
         """One row of features per change: ``spans[k]`` is ``(line, start, stop)``."""
-        counts = Counter()  # of each core, lower-cased; each distinct token cut once
-        for token, n in Counter(t for seq in sequences for t in seq if t).items():
-            counts[_core(token).lower()] += n
-        line_unknown, nearby_unknown = self._unknown_shares(sequences)
+        counts, line_unknown, nearby_unknown = self._text_facts(sequences)
         out = np.zeros((len(spans), len(self.NAMES)))
         queries = []  # (word, context) of the four language-model features of each row
         for k, (line, start, stop) in enumerate(spans):
@@ -223,32 +220,36 @@ class ChangeFeatures:
         out[:, first : first + 4] = self._lm(queries).reshape(len(spans), 4)
         return out
 
-    def _unknown_shares(self, sequences):
-        """The share of the words of each line, and of the lines around it, that are
-        not lexicon words: how noisy the text is (clean text's unknown words are
-        mostly names, noisy text's mostly errors)."""
+    def _text_facts(self, sequences):
+        """How often each core (lower-cased) occurs in the text; and the share of the
+        words of each line, and of the lines around it, that are not lexicon words:
+        how noisy the text is (clean text's unknown words are mostly names, noisy
+        text's mostly errors)."""
+        cores = Counter()
         unknown, total = np.zeros(len(sequences)), np.zeros(len(sequences))
-        # token -> (its words, its unknown words): tokens repeat, within a call and
-        # across calls (bounded as the decoder's caches are)
+        # token -> (its core, its words, its unknown words): tokens repeat, within a
+        # call and across calls (bounded as the decoder's caches are)
         seen = self.__dict__.get("_token_counts")
         if seen is None or len(seen) >= SLOTS_CACHE_SIZE:
             seen = self._token_counts = {}
         for i, seq in enumerate(sequences):
             for token in seq:
-                counts = seen.get(token)
-                if counts is None:
+                facts = seen.get(token)
+                if facts is None:
                     words = [w for w in split_core(split_token(token)[1])[::2] if correctable(w)]
                     out = sum(w.lower() not in self.words and w not in self.words for w in words)
-                    counts = seen[token] = (len(words), out)
-                total[i] += counts[0]
-                unknown[i] += counts[1]
+                    facts = seen[token] = (_core(token).lower(), len(words), out)
+                if token:
+                    cores[facts[0]] += 1
+                total[i] += facts[1]
+                unknown[i] += facts[2]
         line = unknown / np.maximum(total, 1)
         window = 2 * self.NEARBY + 1
         kernel = np.ones(window)
         near = np.convolve(unknown, kernel, "same") / np.maximum(
             np.convolve(total, kernel, "same"), 1
         )
-        return line, near
+        return cores, line, near
 
 
 class ChangeConfidence:

@@ -50,7 +50,7 @@ from ._tokens import (
     split_core,
     split_token,
 )
-from ._variants import modernised
+from ._variants import modern_lengths, modernised
 
 # Entries of a decoder's cache of language-model probabilities (each a few hundred
 # bytes: a context, a word and the log-probabilities of its candidates).
@@ -328,10 +328,11 @@ class NoisyChannelDecoder:
                 best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :k]
                 dist = np.take_along_axis(dist, best, axis=1)
                 ind = np.take_along_axis(ind, best, axis=1)
+            lexicon = nn.lexicon_
             for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
                 for j, c in zip(i, d, strict=True):
                     if j >= 0:  # -1: fewer words within max_cost
-                        near.setdefault(nn.lexicon_[j], c)
+                        near.setdefault(lexicon[j], c)
         keep = {o: len(near) for o, near in found.items()}
         for o, near in found.items():
             for word in self._undone(o):  # ad -> all: d for ll, two edits apart without it
@@ -471,7 +472,10 @@ class NoisyChannelDecoder:
             index = np.concatenate([[0], index])
         written = words
         if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
-            written = [o] + [o if modernised(o, w) else w for w in words[1:]]
+            lengths = modern_lengths(o)
+            written = [o] + [
+                o if len(w.lower()) in lengths and modernised(o, w) else w for w in words[1:]
+            ]
         return _Readings(
             words=[written[k] for k in index],
             meant=[words[k] for k in index],
@@ -651,7 +655,7 @@ class NoisyChannelDecoder:
 
     def _words(self, token):
         """The correctable words of a token, as looked up."""
-        return (o for _, o, fix, _ in self._slots(token) if fix)
+        return [o for _, o, fix, _ in self._slots(token) if fix]
 
     def _joinable(self, a, b):
         """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined, else None.

@@ -90,6 +90,12 @@ def modernised(old, new):
     return False
 
 
+def modern_lengths(old):
+    """The lengths of the modern spellings :func:`modernised` may find for ``old`` (none:
+    it has nothing to read otherwise), to pass over other words without asking."""
+    return {len(stem) for stem, _ in _stems(old.lower())}
+
+
 def keeps_old_spellings(ocr_words, truth_words, lexicon):
     """Whether the truth of the training pairs keeps early modern spellings.
 

@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 
 from skocrcost import EditCostEstimator, EditDistanceNeighbors, OCRCorrector
 from skocrcost.correction._decoder import NoisyChannelDecoder
-from skocrcost.correction._variants import keeps_old_spellings, modern_spellings, modernised
+from skocrcost.correction._variants import (
+    keeps_old_spellings,
+    modern_lengths,
+    modern_spellings,
+    modernised,
+)
 
 
 @pytest.mark.parametrize(
@@ -70,6 +75,7 @@ old_letters = st.text(alphabet="iIjuUvVsS\u017febcky", max_size=12)
 def test_modernised_is_membership_of_the_modern_spellings(old, new):
     """The letter-by-letter test gives what listing every modern spelling gives."""
     assert modernised(old, new) == (new.lower() in modern_spellings(old))
+    assert {len(m) for m in modern_spellings(old)} <= modern_lengths(old)
     for modern in list(modern_spellings(old))[:20]:
         assert modernised(old, modern) and modernised(old, modern.upper())
 
