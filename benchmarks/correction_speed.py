@@ -11,8 +11,10 @@ symspellpy; in the ``benchmark`` extra) corrects the same lines token by token:
 each whitespace token's core, lower-cased, looked up with ``Verbosity.TOP`` up
 to edit distance 2 in a dictionary of the same lexicon with the training
 truth's word counts (lexicon words unseen there count 1), case transferred,
-punctuation kept.  With ``--tuned``, also the corrector ``OCRCorrectorCV``
-tunes on the training lines (its default grid).  Prints tokens per CPU second
+punctuation kept.  Then a fresh fit corrects them again with one ``correct``
+call per line (cold), as a loop over a file's lines calls it.  With
+``--tuned``, also the corrector ``OCRCorrectorCV`` tunes on the training lines
+(its default grid).  Prints tokens per CPU second
 (``time.process_time``, one thread), the ratio to symspellpy's, and the WER
 each leaves.
 
@@ -125,6 +127,10 @@ def main(argv=None):
             for kind in ("cold", "warm"):
                 speed, fixed = timed(fixer.predict, X_test)
                 report(name, f"{what} ({kind})", speed, peer, y_test, X_test, fixed)
+        # One call per line, as a loop over a file's lines calls it: a fresh fit, cold.
+        fixer = OCRCorrector().fit(X, y)
+        speed, fixed = timed(each(fixer.correct), X_test)
+        report(name, "correct(line), cold", speed, peer, y_test, X_test, fixed)
 
 
 if __name__ == "__main__":

@@ -834,7 +834,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         def variant(x, words):
             return self.variants_.surprisal(x, words) / scale
 
+        caches = self.__dict__.setdefault("_caches_", {})
+        if "words" not in caches:
+            caches["words"] = set(self.lexicon_)
         decoder = NoisyChannelDecoder(
+            words=caches["words"],
             normaliser=scale,
             language_model=lm,
             lm_weight=self.lm_weight if self.language_model_ is not None else 1.0,
@@ -865,7 +869,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         # Candidates and language-model probabilities do not depend on the decoding
         # weights: every decoder of this fit shares them (per number of candidates and
         # the cost they are searched within).
-        caches = self.__dict__.setdefault("_caches_", {})
         searched = (decoder.n_candidates, decoder.max_cost)
         shared = caches.get(searched)
         if shared is None or (

@@ -123,6 +123,10 @@ class NoisyChannelDecoder:
     ----------
     neighbors : fitted EditDistanceNeighbors
         Over the lexicon; its distances are the channel costs.
+    words : set or None
+        The lexicon's words as a set, when the caller keeps one (a corrector
+        does: building it takes milliseconds, a call on one line less); None
+        builds it.
     normaliser : float
         ``Z`` of the channel model, to put ``-ln P_LM`` in cost units.
     language_model : fitted KatzBackoffLM or None
@@ -216,6 +220,7 @@ class NoisyChannelDecoder:
         normaliser,
         language_model=None,
         *,
+        words=None,
         lm_weight=1.0,
         real_word_prior=0.99,
         word_priors=None,
@@ -254,7 +259,9 @@ class NoisyChannelDecoder:
         self.max_cost = max_cost
         self.metric = metric
         self.lexicon = neighbors.lexicon_ if hasattr(neighbors, "lexicon_") else None
-        self.words = set(self.lexicon) if self.lexicon is not None else set()
+        if words is None:
+            words = set(self.lexicon) if self.lexicon is not None else set()
+        self.words = words
         self.normaliser = normaliser
         self.language_model = language_model
         self.lm_weight = lm_weight

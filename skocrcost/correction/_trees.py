@@ -40,23 +40,60 @@ class BoostedTrees:
         trees = [{name: np.ascontiguousarray(n[name]) for name in FIELDS} for n in nodes]
         return cls(model._baseline_prediction.item(), trees)
 
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_flat", None)  # derived from the trees
+        return state
+
+    def _walk_tables(self):
+        """Every tree's nodes in one array per field, node ids offset by tree, each leaf
+        its own child: walking all trees ``depth`` steps at once leaves each row at
+        its leaf in every tree (a few numpy calls per level, not per tree)."""
+        flat = self.__dict__.get("_flat")
+        if flat is None:
+            roots = np.cumsum([0] + [len(t["value"]) for t in self.trees[:-1]]).astype(np.intp)
+
+            def joined(name, kind, shift=False):
+                parts = [np.asarray(t[name], kind) for t in self.trees]
+                return np.concatenate([p + r for p, r in zip(parts, roots)] if shift else parts)
+
+            leaf = joined("is_leaf", bool)
+            left, right = joined("left", np.intp, True), joined("right", np.intp, True)
+            feature = joined("feature_idx", np.intp)
+            ids = np.flatnonzero(leaf)
+            left[ids], right[ids], feature[ids] = ids, ids, 0
+            depth, frontier = 0, roots
+            while True:  # the deepest leaf's depth
+                inner = frontier[~leaf[frontier]]
+                if not len(inner):
+                    break
+                frontier, depth = np.concatenate([left[inner], right[inner]]), depth + 1
+            flat = self._flat = (
+                roots,
+                feature,
+                joined("num_threshold", np.float64),
+                joined("missing_go_to_left", bool),
+                left,
+                right,
+                joined("value", np.float64),
+                depth,
+            )
+        return flat
+
     def predict_proba(self, X):
         """``P(class 1)`` of each row of ``X``, shape (n_samples,)."""
         X = np.asarray(X, dtype=np.float64)
-        rows = np.arange(len(X))
         raw = np.zeros(len(X)) + self.baseline
-        for tree in self.trees:
-            node = np.zeros(len(X), dtype=np.intp)
-            active = ~tree["is_leaf"][node].astype(bool)
-            while active.any():
-                at = node[active]
-                x = X[rows[active], tree["feature_idx"][at]]
-                left = np.where(
-                    np.isnan(x),
-                    tree["missing_go_to_left"][at].astype(bool),
-                    x <= tree["num_threshold"][at],
-                )
-                node[active] = np.where(left, tree["left"][at], tree["right"][at])
-                active = ~tree["is_leaf"][node].astype(bool)
-            raw += tree["value"][node]
+        if not self.trees or not len(X):
+            return expit(raw)
+        roots, feature, threshold, missing_left, left, right, value, depth = self._walk_tables()
+        node = np.repeat(roots[None, :], len(X), axis=0)  # each row's node in each tree
+        cells, row = X.ravel(), (np.arange(len(X)) * X.shape[1])[:, None]
+        for _ in range(depth):
+            x = cells[row + feature[node]]
+            go_left = np.where(np.isnan(x), missing_left[node], x <= threshold[node])
+            node = np.where(go_left, left[node], right[node])
+        leaves = value[node]
+        for i in range(len(self.trees)):  # tree by tree, as the classifier sums them
+            raw += leaves[:, i]
         return expit(raw)

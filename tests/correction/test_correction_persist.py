@@ -3,6 +3,7 @@
 import gzip
 import json
 import math
+import pickle
 from collections import Counter
 
 import numpy as np
@@ -175,6 +176,11 @@ def test_boosted_trees_predict_as_the_classifier():
     X_test[rng.random(X_test.shape) < 0.1] = np.nan
     np.testing.assert_array_equal(trees.predict_proba(X_test), model.predict_proba(X_test)[:, 1])
     assert trees.predict_proba(X_test[:0]).shape == (0,)
+    for row in X_test[:3]:  # one change at a time, as correct(line) asks
+        np.testing.assert_array_equal(trees.predict_proba([row]), model.predict_proba([row])[:, 1])
+    back = pickle.loads(pickle.dumps(trees))  # its walk tables are derived, not stored
+    assert "_flat" in trees.__dict__ and "_flat" not in back.__dict__
+    np.testing.assert_array_equal(back.predict_proba(X_test), model.predict_proba(X_test)[:, 1])
     three = HistGradientBoostingClassifier(max_iter=5).fit(X, rng.integers(0, 3, 600))
     with pytest.raises(ValueError, match="only binary"):
         BoostedTrees.from_classifier(three)
