@@ -77,7 +77,9 @@ def test_modernised_is_membership_of_the_modern_spellings(old, new):
     assert modernised(old, new) == (new.lower() in modern_spellings(old))
     assert {len(m) for m in modern_spellings(old)} <= modern_lengths(old)
     for modern in list(modern_spellings(old))[:20]:
-        assert modernised(old, modern) and modernised(old, modern.upper())
+        assert modernised(old, modern)
+        if modern.upper().lower() == modern:  # (not so for a long s: "ſ" -> "S" -> "s")
+            assert modernised(old, modern.upper())
 
 
 def test_the_truth_tells_whether_old_spellings_are_kept():
