@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..metrics import WeightedLevenshtein
+from ._cached import LeavesCachesOut
 from ._decoder import SLOTS_CACHE_SIZE
 from ._priors import log_probability_pairs
 from ._tokens import correctable, split_core, split_token
@@ -99,8 +100,10 @@ def _core(text):
     return "".join(split_token(t)[1] for t in text.split())
 
 
-class ChangeFeatures:
+class ChangeFeatures(LeavesCachesOut):
     """The description of each change, from a fitted corrector's parts."""
+
+    _CACHES = ("_token_counts",)  # each token's facts, computed on use
 
     NAMES = (
         "n_tokens",
@@ -141,11 +144,6 @@ class ChangeFeatures:
         self.metric = metric
         self.scale = scale
         self.spelling = spelling
-
-    def __getstate__(self):
-        state = self.__dict__.copy()
-        state.pop("_token_counts", None)  # a cache
-        return state
 
     def _lm(self, queries):
         """``ln P_LM(word | context)`` of each ``(word, context)``, at least ``_FLOOR``;

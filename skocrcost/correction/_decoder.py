@@ -50,7 +50,7 @@ from ._tokens import (
     split_core,
     split_token,
 )
-from ._variants import modern_lengths, modernised
+from ._variants import modernisations
 
 # Entries of a decoder's cache of language-model probabilities (each a few hundred
 # bytes: a context, a word and the log-probabilities of its candidates).
@@ -199,7 +199,7 @@ class NoisyChannelDecoder:
         corrected; None leaves such words.
     keep_spelling : bool
         A candidate that only modernises the spelling of the word
-        (:func:`~skocrcost.correction._variants.modernised`: ``have``
+        (:func:`~skocrcost.correction._variants.modernisations`: ``have``
         for ``haue``) is read as that word by the language model but written as
         printed: the old spelling stays.
     n_threads : int
@@ -479,10 +479,8 @@ class NoisyChannelDecoder:
             index = np.concatenate([[0], index])
         written = words
         if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
-            lengths = modern_lengths(o)
-            written = [o] + [
-                o if len(w.lower()) in lengths and modernised(o, w) else w for w in words[1:]
-            ]
+            modern = modernisations(o, words[1:])
+            written = [o] + [o if m else w for w, m in zip(words[1:], modern, strict=True)]
         return _Readings(
             words=[written[k] for k in index],
             meant=[words[k] for k in index],

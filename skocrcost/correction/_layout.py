@@ -70,7 +70,6 @@ class Layout:
         self.sets = {}  # (looked-up word, mixed) -> its reading set's index
         self.keys = []  # each set's (word, mixed)
         self.readings = []  # each set's readings (before the call's recurrences)
-        self.rewarded = []  # whether a set's word gets cheaper to keep as it recurs
         self.r_start, self.r_word = _Column(np.int64, [0]), _Column(np.int64)
         self.r_score, self.r_priced = _Column(np.float64), _Column(np.uint8)
         self.v_start, self.v_cost = _Column(np.int64, [0]), _Column(np.float64)
@@ -96,7 +95,6 @@ class Layout:
         i = self.sets[key] = len(self.readings)
         self.keys.append(key)
         self.readings.append(r)
-        self.rewarded.append(dec._rewarded(r, mixed))
         self.r_word.extend([self.word(w) for w in r.lower])
         self.r_score.extend(r.scores.tolist())
         self.r_priced.extend(r.priced.tolist())
@@ -150,8 +148,9 @@ class Batch:
         steps = np.array(self.steps, dtype=np.int64)
         v_rec = np.zeros(len(lay.readings))
         for s in np.unique(steps[steps >= 0]).tolist():
-            if lay.rewarded[s]:
-                v_rec[s] = dec._recurrence(lay.keys[s][0])
+            o, mixed = lay.keys[s]
+            if dec._rewarded(lay.readings[s], mixed):
+                v_rec[s] = dec._recurrence(o)
         starts = np.array([0] + [stop for _, stop in self.lines], dtype=np.int64)
         return (
             lay.ctx.array(),

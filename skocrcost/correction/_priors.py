@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 
+from ._cached import LeavesCachesOut
 from ._tokens import mixed_case
 
 
@@ -68,8 +69,10 @@ class _UnigramPrior:
 _MAX_BIGRAMS = 100_000
 
 
-class _Spelling:
+class _Spelling(LeavesCachesOut):
     """Character bigram model of tokens, with start and end marks, add-0.1 smoothed."""
+
+    _CACHES = ("_costs",)  # bigram costs, computed on use
 
     SMOOTHING = 0.1
 
@@ -80,11 +83,6 @@ class _Spelling:
             self.pairs.update(zip(marked, marked[1:]))
             self.contexts.update(marked[:-1])
         self.n_outcomes = len(set(self.contexts) | {"\x03"}) + 1  # + any unseen character
-
-    def __getstate__(self):
-        state = self.__dict__.copy()
-        state.pop("_costs", None)  # a cache
-        return state
 
     def surprisal(self, x):
         """``-ln P(x)``: the bigrams of ``x`` from its start mark to its end mark."""

@@ -12,11 +12,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
+from ._cached import LeavesCachesOut
+
 # The node fields prediction reads (sklearn's PREDICTOR_RECORD_DTYPE has more).
 FIELDS = ("value", "feature_idx", "num_threshold", "missing_go_to_left", "left", "right", "is_leaf")
 
 
-class BoostedTrees:
+class BoostedTrees(LeavesCachesOut):
     """A binary classifier's trees: ``P(class 1) = expit(baseline + sum of leaf values)``.
 
     Parameters
@@ -26,6 +28,8 @@ class BoostedTrees:
     trees : list of dict
         One dict of arrays per tree, keyed by :data:`FIELDS` (node ``i``'s fields at ``[i]``).
     """
+
+    _CACHES = ("_flat",)  # derived from the trees
 
     def __init__(self, baseline, trees):
         self.baseline = float(baseline)
@@ -39,11 +43,6 @@ class BoostedTrees:
         nodes = [predictors[0].nodes for predictors in model._predictors]
         trees = [{name: np.ascontiguousarray(n[name]) for name in FIELDS} for n in nodes]
         return cls(model._baseline_prediction.item(), trees)
-
-    def __getstate__(self):
-        state = self.__dict__.copy()
-        state.pop("_flat", None)  # derived from the trees
-        return state
 
     def _walk_tables(self):
         """Every tree's nodes in one array per field, node ids offset by tree, each leaf

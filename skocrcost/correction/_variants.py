@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from functools import lru_cache
 from itertools import product
 
 import numpy as np
@@ -57,7 +56,6 @@ def modern_spellings(old):
     return out
 
 
-@lru_cache(maxsize=4096)  # a word's candidates ask about it in turn
 def _stems(old):
     """``(stem, whether its letters are read both ways)`` of the lower-cased ``old``: the
     word and its modern endings; a stem with more than ``_MAX_SWAPS`` such letters is
@@ -78,22 +76,32 @@ def modernised(old, new):
     ``iudge``/``judge``, ``backe``/``back``, ``citie``/``city``.  Not
     ``Thjs``/``This``: ``j`` for ``i`` is an OCR error, not a spelling.  Case
     alone is no modernisation."""
+    return modernisations(old, [new])[0]
+
+
+def modernisations(old, words):
+    """:func:`modernised` of ``old`` and each of ``words``, ``old``'s stems read once."""
     # new.lower() in modern_spellings(old), letter by letter rather than by listing them all
-    old, new = old.lower(), new.lower()
-    if new == old:
-        return False
-    for stem, swaps in _stems(old):
-        if len(stem) == len(new) and (
-            all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new)) if swaps else stem == new
-        ):
-            return True
-    return False
-
-
-def modern_lengths(old):
-    """The lengths of the modern spellings :func:`modernised` may find for ``old`` (none:
-    it has nothing to read otherwise), to pass over other words without asking."""
-    return {len(stem) for stem, _ in _stems(old.lower())}
+    old = old.lower()
+    stems = _stems(old)
+    if not stems:
+        return [False] * len(words)
+    out = []
+    for new in words:
+        new = new.lower()
+        out.append(
+            new != old
+            and any(
+                len(stem) == len(new)
+                and (
+                    all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new))
+                    if swaps
+                    else stem == new
+                )
+                for stem, swaps in stems
+            )
+        )
+    return out
 
 
 def keeps_old_spellings(ocr_words, truth_words, lexicon):
