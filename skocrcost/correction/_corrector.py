@@ -869,7 +869,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         # Candidates and language-model probabilities do not depend on the decoding
         # weights: every decoder of this fit shares them (per number of candidates and
         # the cost they are searched within).
-        searched = (decoder.n_candidates, decoder.max_cost)
+        searched = (decoder.n_candidates, decoder.max_cost, decoder.real_word_max_cost)
         shared = caches.get(searched)
         if shared is None or (
             10 * len(shared[0]) > 9 * decoder.candidate_cache_size

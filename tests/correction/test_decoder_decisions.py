@@ -207,9 +207,11 @@ def test_seen_candidates_are_the_likeliest_of_the_nearest_seen_words():
 
 
 @pytest.mark.parametrize("max_cost", [0.0, 1.0, 2.0, math.inf])
-def test_candidates_are_the_nearest_within_max_cost(max_cost):
+@pytest.mark.parametrize("real_word_max_cost", [0.0, 1.0, math.inf])
+def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost):
     """Lexicon candidates: the n_candidates nearest by brute force, those beyond max_cost
-    left out; seen candidates: the likeliest of the pool within it."""
+    (a lexicon word's: beyond the lower of it and real_word_max_cost) left out; seen
+    candidates: the likeliest of the pool within it."""
     seen = ["end", "ends", "bend", "send", "tend", "lend", "mend", "and", "an"]
     lexicon = ["zzz", "ennd", "e", *seen]
     priors = np.linspace(6.0, 0.1, len(seen))
@@ -220,20 +222,22 @@ def test_candidates_are_the_nearest_within_max_cost(max_cost):
         seen_neighbors=EditDistanceNeighbors().fit(seen),
         seen_priors=priors,
         max_cost=max_cost,
+        real_word_max_cost=real_word_max_cost,
     )
-    queries = ["end", "emd", "xyzzy", "a", ""]
+    queries = ["end", "emd", "xyzzy", "a", "", "ennd", "e"]
     dec.candidates(queries)
     metric = dec.neighbors.metric_
     for q in queries:
+        bound = min(max_cost, real_word_max_cost) if q in lexicon else max_cost
         want = {}
         costs = metric.pairwise([q], lexicon)[0]
         for j in np.argsort(costs, kind="stable")[:2]:
-            if costs[j] <= max_cost:
+            if costs[j] <= bound:
                 want.setdefault(lexicon[j], costs[j])
         costs = metric.pairwise([q], seen)[0]
-        pool = [j for j in np.argsort(costs, kind="stable")[:12] if costs[j] <= max_cost]
+        pool = [j for j in np.argsort(costs, kind="stable")[:12] if costs[j] <= bound]
         for j in sorted(pool, key=lambda j: costs[j] + priors[j])[:2]:
             want.setdefault(seen[j], costs[j])
         words, got = dec._cache[q]
         assert sorted(zip(words, got.tolist())) == sorted(want.items())
-        assert all(c <= max_cost for c in got)
+        assert all(c <= bound for c in got)
