@@ -1,4 +1,4 @@
-"""How many OpenMP threads a call may use, by scikit-learn's ``n_jobs`` convention."""
+"""How many threads or processes a call may use, by scikit-learn's ``n_jobs`` convention."""
 
 import numbers
 import os
@@ -14,6 +14,12 @@ def n_threads(n_jobs):
     The result never exceeds what OpenMP allows now, so
     ``threadpoolctl.threadpool_limits(1)`` caps every kernel at one thread.
     """
+    return min(n_workers(n_jobs), openmp_max_threads())
+
+
+def n_workers(n_jobs):
+    """Workers for ``n_jobs`` (processes, or threads before OpenMP's cap): None = 1
+    unless a joblib context sets it, -1 = all cores, -2 = all but one, ..."""
     if n_jobs is not None and (
         isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0
     ):
@@ -22,4 +28,4 @@ def n_threads(n_jobs):
     cores = os.cpu_count() or 1
     if wanted < 0:
         wanted = max(cores + 1 + wanted, 1)
-    return max(1, min(int(wanted), openmp_max_threads()))
+    return max(1, int(wanted))

@@ -281,27 +281,35 @@ def _correct(args):
     corrector = _corrector_for(args)
     if args.min_confidence is not None:
         corrector.set_params(min_confidence=args.min_confidence)
+    from ._threads import n_workers
+
+    workers = n_workers(args.n_jobs)
     source = contextlib.nullcontext(sys.stdin.buffer) if args.file == "-" else open(args.file, "rb")
     with source as f:
         head, document = _read_input(args, f)
         if document is not None:
             return _write_document(corrector, document)
         lines = _byte_lines(head, f)
-        _correct_text(corrector, lines, _name(args.file), _size(f), args.quiet)
+        _correct_text(corrector, lines, _name(args.file), _size(f), args.quiet, workers)
     return 0
 
 
-def _correct_text(corrector, lines, name, total, quiet):
-    """Correct UTF-8 byte ``lines`` a batch at a time, each written before the next
-    is read; the progress bar counts bytes (of ``total``, None when not known)."""
+def _correct_text(corrector, lines, name, total, quiet, workers=1):
+    """Correct UTF-8 byte ``lines`` a batch at a time, in order, each written as soon
+    as it and those before it are done; the progress bar counts bytes (of ``total``,
+    None when not known).  ``workers`` > 1: batches are shared among that many
+    processes (:func:`skocrcost._workers.corrected`)."""
+    from ._workers import corrected
+
     bar, done = progress(total, "correcting", quiet=True), 0  # none until a second batch
+    batches = _text_batches(lines, name, CORRECT_BATCH)
     try:
-        for i, (batch, n_bytes) in enumerate(_text_batches(lines, name, CORRECT_BATCH)):
+        for i, (fixed, n_bytes) in enumerate(corrected(corrector, batches, workers)):
             if i == 1:  # a bar only for more than one batch
                 bar = progress(total, "correcting", quiet, unit="B")
                 bar.update(done)
             # Lines are split at each "\n" (as str.split): one goes back between batches.
-            sys.stdout.write(("\n" if i else "") + "\n".join(corrector.predict(batch).tolist()))
+            sys.stdout.write(("\n" if i else "") + "\n".join(fixed))
             done += n_bytes
             bar.update(n_bytes)
     finally:
@@ -537,7 +545,12 @@ def build_parser():
         help="make only changes at least this likely to help (default: the corrector's own, "
         "0.8 for the shipped one; lower changes more words and makes more lines worse)",
     )
-    correct.add_argument("--n-jobs", type=_n_jobs, default=None, help="threads (-1: all cores)")
+    correct.add_argument(
+        "--n-jobs",
+        type=_n_jobs,
+        default=None,
+        help="processes sharing the batches of a text (-1: all cores; default 1)",
+    )
     correct.add_argument(
         "--format",
         choices=("auto", "alto", "hocr", "page", "text"),
