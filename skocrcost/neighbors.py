@@ -79,6 +79,7 @@ class _BruteIndex:
     def kneighbors(self, queries, k, n_threads=1, max_distance=np.inf):
         if not 1 <= k <= self.n_words:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
+        _check_max_distance(max_distance)  # before the search, not after it
         dist, ind = [np.empty((0, k))], [np.empty((0, k), dtype=np.int64)]
         for D in self._chunks(queries, n_threads):
             order = np.argsort(D, axis=1, kind="stable")[:, :k]
@@ -119,6 +120,7 @@ class _UnitIndex(LexiconIndex):
     def kneighbors(self, queries, k, n_threads=1, max_distance=np.inf):
         if not 1 <= k <= self.n_words:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
+        _check_max_distance(max_distance)  # before the search, not after it
         nq, nw = len(queries), self.n_words
         rows = max(1, min(nq, _UNIT_CHUNK_ROWS))
         cols = min(nw, max(1, _UNIT_CHUNK_CELLS // rows // BP_LANES) * BP_LANES)  # whole blocks
@@ -136,11 +138,14 @@ class _UnitIndex(LexiconIndex):
         return _within(dist, ind, max_distance)
 
 
+def _check_max_distance(max_distance):
+    if not max_distance >= 0:
+        raise ValueError(f"max_distance must be >= 0, got {max_distance}")
+
+
 def _within(dist, ind, max_distance):
     """Brute force's k nearest (sorted rows) cut at ``max_distance`` as the trie cuts them:
     what lies beyond becomes ``inf`` and ``-1``."""
-    if not max_distance >= 0:
-        raise ValueError(f"max_distance must be >= 0, got {max_distance}")
     beyond = dist > max_distance
     dist[beyond], ind[beyond] = np.inf, -1
     return dist, ind

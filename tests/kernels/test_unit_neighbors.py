@@ -243,3 +243,22 @@ class _PairwiseOnly:
 
     def pairwise(self, X, Y, n_jobs=None):
         return WeightedLevenshtein().pairwise(X, Y)
+
+
+@pytest.mark.parametrize("bad", [-1.0, float("nan")])
+def test_brute_force_refuses_a_bad_max_distance_before_searching(bad):
+    words = ["the", "tie", "bee"]
+    calls = []
+
+    class Counting(_PairwiseOnly):
+        def pairwise(self, X, Y=None, n_jobs=None):
+            calls.append(len(X))
+            return super().pairwise(X, Y, n_jobs=n_jobs)
+
+    for nn in (
+        EditDistanceNeighbors(1).fit(words),
+        EditDistanceNeighbors(1, metric=Counting()).fit(words),
+    ):
+        with pytest.raises(ValueError, match="max_distance"):
+            nn._nearest_within(["tbe"], 1, bad)
+    assert calls == []
