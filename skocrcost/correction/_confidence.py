@@ -137,13 +137,18 @@ class ChangeFeatures(LeavesCachesOut):
 
     # The lines on each side of a line whose unknown words tell how noisy its text is.
     NEARBY = 25
+    # Below this share of unknown words a text counts as this clean (no division by 0).
+    CLEAN = 1e-3
+    # Confidences learned before the noise features were relative read them absolute.
+    relative_noise = False
 
-    def __init__(self, words, language_model, metric, scale, spelling):
+    def __init__(self, words, language_model, metric, scale, spelling, relative_noise=True):
         self.words = words
         self.lm = language_model
         self.metric = metric
         self.scale = scale
         self.spelling = spelling
+        self.relative_noise = relative_noise
 
     def _lm(self, queries):
         """``ln P_LM(word | context)`` of each ``(word, context)``, at least ``_FLOOR``;
@@ -221,8 +226,11 @@ class ChangeFeatures(LeavesCachesOut):
     def _text_facts(self, sequences):
         """How often each core (lower-cased) occurs in the text; and the share of the
         words of each line, and of the lines around it, that are not lexicon words:
-        how noisy the text is (clean text's unknown words are mostly names, noisy
-        text's mostly errors)."""
+        how noisy the text is there (clean text's unknown words are mostly names,
+        noisy text's mostly errors).  ``relative_noise``: as a multiple of the
+        share in the whole text, which carries from one collection to another
+        (a collection noisier than those the confidence learned from would
+        otherwise lie beyond all it saw: its changes held back as doubtful)."""
         cores = Counter()
         unknown, total = np.zeros(len(sequences)), np.zeros(len(sequences))
         # token -> (its core, its words, its unknown words): tokens repeat, within a
@@ -247,6 +255,9 @@ class ChangeFeatures(LeavesCachesOut):
         near = np.convolve(unknown, kernel, "same") / np.maximum(
             np.convolve(total, kernel, "same"), 1
         )
+        if self.relative_noise:
+            text = max(unknown.sum() / max(total.sum(), 1), self.CLEAN)
+            line, near = line / text, near / text
         return cores, line, near
 
 
@@ -260,6 +271,9 @@ class ChangeConfidence:
 
     # Fewer labelled changes than this teach nothing: the corrector then makes them all.
     MIN_CHANGES = 20
+    # What its features read noise as (ChangeFeatures.relative_noise), set by fit;
+    # confidences saved before it existed read it absolute.
+    relative_noise = False
 
     def __init__(self, features):
         self.features = features
@@ -275,6 +289,7 @@ class ChangeConfidence:
             [_helps(sequences[i][a:b], corrected[i][a:b], truth[i][a:b]) for i, a, b in spans],
             dtype=bool,
         )
+        self.relative_noise = self.features.relative_noise
         self.n_changes_ = len(spans)
         self.helpful_share_ = float(labels.mean()) if len(labels) else 0.5
         self.model_ = None

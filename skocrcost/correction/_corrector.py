@@ -563,7 +563,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             setattr(self, f"{name}_", value)
         self._caches_ = {}
         if confidence is not None:
-            confidence.features = self._change_features()  # this corrector's parts
+            # this corrector's parts, read as the confidence learned them
+            confidence.features = self._change_features(confidence.relative_noise)
         self.confidence_ = confidence
         return self
 
@@ -604,13 +605,14 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         confidence = ChangeConfidence(sub._change_features()).fit(sequences, corrected, truth)
         return confidence if confidence.n_changes_ >= confidence.MIN_CHANGES else None
 
-    def _change_features(self):
+    def _change_features(self, relative_noise=True):
         return ChangeFeatures(
             set(self.lexicon_),
             self.language_model_,
             self.estimator_.metric_,
             self.scale_,
             self.spelling_,
+            relative_noise,
         )
 
     def _review(self, record=None):

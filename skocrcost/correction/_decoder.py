@@ -187,7 +187,7 @@ class NoisyChannelDecoder:
         hardly ever outweighs for a word further away than
         ``REAL_WORD_MAX_COST``: the shipped corrector's output is the same
         on 19,141 lines of newspapers and periodicals and differs on 3 of
-        38,213 monograph lines, and the correction runs 15-20% faster.
+        38,213 monograph lines, and the correction runs 10-15% faster.
     metric : WeightedLevenshtein or None
         The channel costs when the indexes search by other (upper-bound) costs:
         the words found are rescored by it.  None: the indexes' own costs.

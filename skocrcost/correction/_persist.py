@@ -178,6 +178,7 @@ def _confidence_to_json(confidence):
     return {
         "n_changes": confidence.n_changes_,
         "helpful_share": encode(confidence.helpful_share_),
+        "relative_noise": bool(confidence.relative_noise),
         "baseline": None if model is None else model.baseline,
         "trees": trees,
     }
@@ -193,6 +194,7 @@ def _confidence_from_json(state):
     confidence = ChangeConfidence(None)  # its features: the corrector's parts, set on load
     confidence.n_changes_ = int(state["n_changes"])
     confidence.helpful_share_ = decode(state["helpful_share"])
+    confidence.relative_noise = bool(state.get("relative_noise", False))  # older files: absolute
     confidence.model_ = None
     if state["trees"] is not None:
         trees = [{name: decode(t[name]) for name in FIELDS} for t in state["trees"]]

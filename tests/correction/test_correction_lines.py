@@ -310,3 +310,27 @@ def test_a_larger_variant_weight_keeps_more_spelling_variants():
     # At weight 1 the learned P(variant) as it is: the variant kept, the OCR error not.
     fixer.set_params(variant_weight=1.0)
     assert fixer.predict(["vnworthy", "unwortby"]).tolist() == ["vnworthy", "unworthy"]
+
+
+def test_noise_is_read_relative_to_the_text():
+    """A line's share of unknown words, and its neighbours', as a multiple of the whole
+    text's: a text twice as noisy in every line reads the same."""
+    from skocrcost.correction._confidence import ChangeFeatures
+
+    words = {"the", "cow", "is", "here", "a", "b", "c", "d"}
+    text = [["the", "cow", "is", "xq"], ["is", "here", "a", "b"], ["zz", "qq", "c", "d"]]
+    noisier = [["the", "cow", "yy", "xq"], ["is", "here", "a", "b"], ["zz", "qq", "ww", "vv"]]
+    absolute = ChangeFeatures(words, None, None, 1.0, None, relative_noise=False)
+    relative = ChangeFeatures(words, None, None, 1.0, None)
+    _, line, near = absolute._text_facts(text)
+    np.testing.assert_allclose(line, [1 / 4, 0, 2 / 4])
+    _, rel_line, rel_near = relative._text_facts(text)
+    np.testing.assert_allclose(rel_line, [1, 0, 2])  # the text's share: 3 in 12
+    np.testing.assert_allclose(rel_near, near / (3 / 12))
+    _, noisy_line, noisy_near = absolute._text_facts(noisier)
+    np.testing.assert_allclose(noisy_line, 2 * line)
+    _, rel_noisy_line, rel_noisy_near = relative._text_facts(noisier)
+    np.testing.assert_allclose(rel_noisy_line, rel_line)
+    np.testing.assert_allclose(rel_noisy_near, rel_near)
+    # Every word known: a clean text, no division by zero.
+    assert relative._text_facts([["the", "cow"]])[1].tolist() == [0.0]

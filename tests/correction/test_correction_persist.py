@@ -219,3 +219,25 @@ def test_files_and_pickles_with_one_flag_per_rule_load_with_rules(sample, tmp_pa
     old.__setstate__(state)
     assert sorted(old.rules) == ["case", "hyphens"] and "fix_case" not in vars(old)
     assert old.correct(text) == fixer.correct(text)
+
+
+def test_confidences_learned_on_absolute_noise_load_reading_it_so(fitted, sample, tmp_path):
+    """Files and pickles written before the noise features became relative to the
+    text keep the meaning their trees learned; new ones read noise as relative."""
+    assert fitted.confidence_.relative_noise and fitted.confidence_.features.relative_noise
+    path = tmp_path / "corrector.json"
+    fitted.save(path)
+    data = json.loads(path.read_text())
+    assert data["confidence"]["relative_noise"] is True
+    del data["confidence"]["relative_noise"]
+    path.write_text(json.dumps(data))
+    old = OCRCorrector.load(path)
+    assert not old.confidence_.relative_noise and not old.confidence_.features.relative_noise
+    text = held_out_text(sample)
+    _, now = fitted.correct(text, return_confidence=True)
+    _, before = old.correct(text, return_confidence=True)
+    assert [c.confidence for c in now] != [c.confidence for c in before]
+    # A pickle of an old corrector: neither object has the attribute.
+    again = pickle.loads(pickle.dumps(fitted))
+    del again.confidence_.relative_noise, again.confidence_.features.relative_noise
+    assert again.correct(text, return_confidence=True)[1] == before
