@@ -251,7 +251,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (20) changes on the held-out lines to learn from, every change is made.
     n_jobs : int, optional
         Threads for the candidate search and the beam search of lines: None = 1
-        (unless a joblib context sets it), -1 = all cores.
+        (unless a joblib context sets it), -1 = all cores.  The rest of a
+        correction runs on one core; processes divide all of it
+        (``skocrcost correct --n-jobs``, :func:`skocrcost.dask.correct`).
 
     Attributes
     ----------
@@ -342,7 +344,14 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     >>> word_error_rate(truth[2000:2300], fixed) < word_error_rate(truth[2000:2300], ocr[2000:2300])
     True
     >>> fixer.correct("Tbe Queene of tbe Fairies")
-    'The Queene of the Fairies'
+    'Tbe Queene of the Fairies'
+
+    Every change proposed, with its confidence: one below ``min_confidence``
+    (0.75) is listed for review, not made.
+
+    >>> text, changes = fixer.correct("Tbe Queene of tbe Fairies", return_confidence=True)
+    >>> [(c.original, c.corrected, round(c.confidence, 2), c.applied) for c in changes]
+    [('Tbe', 'The', 0.68, False), ('tbe', 'the', 0.81, True)]
 
     Small examples, on tokens (a token is a line of one word):
 
