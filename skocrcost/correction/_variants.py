@@ -33,6 +33,9 @@ _UNIT = WeightedLevenshtein()
 _OLD_LETTERS = {"i": "ij", "u": "uv", "v": "vu", "\u017f": "s"}
 _OLD_ENDINGS = (("e", ""), ("ie", "y"), ("ck", "c"))
 _ENDS = tuple(end for end, _ in _OLD_ENDINGS)
+# Each letter to one of the letters it may be read as: a word and its modern spelling
+# fold to the same string (the converse is checked letter by letter).
+_FOLD = str.maketrans({"j": "i", "v": "u", "\u017f": "s"})
 # Words with more letters to read both ways than this are taken as they are.
 _MAX_SWAPS = 8
 
@@ -86,19 +89,21 @@ def modernisations(old, words):
     stems = _stems(old)
     if not stems:
         return [False] * len(words)
+    folded = [stem.translate(_FOLD) for stem, _ in stems]
     out = []
     for new in words:
         new = new.lower()
+        key = new.translate(_FOLD)  # one C call rules out nearly every candidate
         out.append(
             new != old
             and any(
-                len(stem) == len(new)
+                key == fold
                 and (
                     all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new))
                     if swaps
                     else stem == new
                 )
-                for stem, swaps in stems
+                for (stem, swaps), fold in zip(stems, folded)
             )
         )
     return out
