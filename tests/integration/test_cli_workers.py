@@ -1,5 +1,7 @@
 """``skocrcost correct --n-jobs N``: a text's batches shared among processes, in order."""
 
+import os
+
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
@@ -20,8 +22,6 @@ class Shouting:
         return self
 
     def predict(self, lines):
-        import os
-
         return np.array([f"{line.upper()} {os.getpid()} {self.n_jobs}" for line in lines])
 
 
@@ -40,8 +40,6 @@ def spy(monkeypatch):
 
 
 def test_batches_come_back_in_order_from_one_thread_processes(spy):
-    import os
-
     batches = [([f"line {i}", f"more {i}"], i) for i in range(9)]
     out = list(workers.corrected(Shouting(), batches, workers=2))
     assert spy == [2]
@@ -55,8 +53,6 @@ def test_batches_come_back_in_order_from_one_thread_processes(spy):
 
 @pytest.mark.parametrize("n_batches", [0, 1, workers.MIN_BATCHES - 1])
 def test_a_short_text_starts_no_process(spy, n_batches):
-    import os
-
     batches = [([f"line {i}"], i) for i in range(n_batches)]
     out = list(workers.corrected(Shouting(), batches, workers=2))
     assert spy == []
