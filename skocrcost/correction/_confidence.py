@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
@@ -231,24 +232,25 @@ class ChangeFeatures(LeavesCachesOut):
         share in the whole text, which carries from one collection to another
         (a collection noisier than those the confidence learned from would
         otherwise lie beyond all it saw: its changes held back as doubtful)."""
-        cores = Counter()
-        unknown, total = np.zeros(len(sequences)), np.zeros(len(sequences))
         # token -> (its core, its words, its unknown words): tokens repeat, within a
         # call and across calls (bounded as the decoder's caches are)
         seen = self.__dict__.get("_token_counts")
         if seen is None or len(seen) >= SLOTS_CACHE_SIZE:
             seen = self._token_counts = {}
-        for i, seq in enumerate(sequences):
-            for token in seq:
-                facts = seen.get(token)
-                if facts is None:
-                    words = [w for w in split_core(split_token(token)[1])[::2] if correctable(w)]
-                    out = sum(w.lower() not in self.words and w not in self.words for w in words)
-                    facts = seen[token] = (_core(token).lower(), len(words), out)
-                if token:
-                    cores[facts[0]] += 1
-                total[i] += facts[1]
-                unknown[i] += facts[2]
+        tokens = Counter(chain.from_iterable(sequences))
+        for token in tokens.keys() - seen.keys():
+            words = [w for w in split_core(split_token(token)[1])[::2] if correctable(w)]
+            out = sum(w.lower() not in self.words and w not in self.words for w in words)
+            seen[token] = (_core(token).lower(), len(words), out)
+        cores = Counter()
+        for token, n in tokens.items():
+            if token:
+                cores[seen[token][0]] += n
+        # Each line's words and unknown words, summed a line at a time (in C).
+        words = {token: seen[token][1] for token in tokens}
+        out = {token: seen[token][2] for token in tokens}
+        total = np.array([sum(map(words.__getitem__, seq)) for seq in sequences], dtype=float)
+        unknown = np.array([sum(map(out.__getitem__, seq)) for seq in sequences], dtype=float)
         line = unknown / np.maximum(total, 1)
         window = 2 * self.NEARBY + 1
         kernel = np.ones(window)
