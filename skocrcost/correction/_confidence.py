@@ -54,6 +54,21 @@ class Change(NamedTuple):
     applied: bool
 
 
+class TextNoise(NamedTuple):
+    """What the change features read of the whole text, not of a change's line alone
+    (:meth:`ChangeFeatures._text_facts`): how often each core (lower-cased) occurs in
+    it, and the share of unknown words of each line, alone and with the lines
+    around it (``NEARBY``)."""
+
+    cores: Counter
+    line: np.ndarray
+    nearby: np.ndarray
+
+    def lines(self, start, stop):
+        """The facts of the text's lines ``start:stop``, read in the whole text."""
+        return self._replace(line=self.line[start:stop], nearby=self.nearby[start:stop])
+
+
 def change_spans(tokens, corrected):
     """``[(start, stop)]``: the runs of tokens a correction changed.
 
@@ -168,9 +183,15 @@ class ChangeFeatures(LeavesCachesOut):
         parts = [w for w in split_core(core)[::2] if w]
         return float(bool(parts) and all(w.lower() in self.words or w in self.words for w in parts))
 
-    def rows(self, sequences, corrected, spans):
-        """One row of features per change: ``spans[k]`` is ``(line, start, stop)``."""
-        counts, line_unknown, nearby_unknown = self._text_facts(sequences)
+    def rows(self, sequences, corrected, spans, facts=None):
+        """One row of features per change: ``spans[k]`` is ``(line, start, stop)``.
+
+        ``facts``: the :class:`TextNoise` of the sequences within a text they are
+        part of; None reads them as the whole text (:meth:`_text_facts`).
+        """
+        if facts is None:
+            facts = self._text_facts(sequences)
+        counts, line_unknown, nearby_unknown = facts
         out = np.zeros((len(spans), len(self.NAMES)))
         queries = []  # (word, context) of the four language-model features of each row
         for k, (line, start, stop) in enumerate(spans):
@@ -260,7 +281,7 @@ class ChangeFeatures(LeavesCachesOut):
         if self.relative_noise:
             text = max(unknown.sum() / max(total.sum(), 1), self.CLEAN)
             line, near = line / text, near / text
-        return cores, line, near
+        return TextNoise(cores, line, near)
 
 
 class ChangeConfidence:
@@ -304,22 +325,31 @@ class ChangeConfidence:
             self.model_ = BoostedTrees.from_classifier(model)  # arrays: savable without pickle
         return self
 
-    def predict_proba(self, sequences, corrected, spans):
-        """``P(helps)`` of each change ``(line, start, stop)`` of ``spans``."""
+    def text_facts(self, sequences):
+        """What :meth:`review` reads of the whole text of ``sequences`` (a
+        :class:`TextNoise`), to review parts of it alone; None when it reads nothing."""
+        return None if self.model_ is None else self.features._text_facts(sequences)
+
+    def predict_proba(self, sequences, corrected, spans, facts=None):
+        """``P(helps)`` of each change ``(line, start, stop)`` of ``spans``; ``facts``:
+        as for :meth:`ChangeFeatures.rows`."""
         if not spans:
             return np.zeros(0)
         if self.model_ is None:  # the changes all helped, or none did
             return np.full(len(spans), self.helpful_share_)
-        rows = self.features.rows(sequences, corrected, spans)
+        rows = self.features.rows(sequences, corrected, spans, facts)
         return self.model_.predict_proba(rows)
 
-    def review(self, sequences, corrected, threshold, record=None):
+    def review(self, sequences, corrected, threshold, record=None, facts=None):
         """``corrected`` with the changes below ``threshold`` taken back (None: none).
 
-        ``record``, a list, receives a :class:`Change` for every change.
+        ``record``, a list, receives a :class:`Change` for every change.  ``facts``:
+        the :meth:`text_facts` of the sequences within a text they are part of (then
+        a change's ``line`` counts from the sequences' first); None reads them as
+        the whole text.
         """
         spans = _all_spans(sequences, corrected)
-        confidence = self.predict_proba(sequences, corrected, spans)
+        confidence = self.predict_proba(sequences, corrected, spans, facts)
         out = [list(fix) for fix in corrected]
         for (i, a, b), p in zip(spans, confidence.tolist(), strict=True):
             applied = threshold is None or p >= threshold

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
@@ -708,19 +709,37 @@ class NoisyChannelDecoder:
                 return None
         return joined
 
-    def correct_tokens(self, sequences):
+    def word_counts(self, sequences):
+        """How often each looked-up word occurs in the sequences of tokens (as corrected:
+        :meth:`_rewritten`), in the order they first use the words: the counts that
+        ``recurrence_weight`` reads (:meth:`correct_tokens`)."""
+        return self._counted(self._rewritten_all(sequences))
+
+    def _rewritten_all(self, sequences):
+        if self.recapitalise is None and self.close_up is None:
+            return sequences
+        return [[self._rewritten(t) for t in seq] for seq in sequences]
+
+    def _counted(self, sequences):
+        # The words of each distinct token once (text repeats its tokens), counted.
+        counts = Counter()
+        for token, n in Counter(chain.from_iterable(sequences)).items():
+            for w in self._words(token):
+                counts[w] += n
+        return counts
+
+    def correct_tokens(self, sequences, counts=None):
         """Correct each sequence of whitespace tokens (the tokens of one line each).
 
         A token joined to the one before it (``join_cost``) comes back empty.
+        ``counts``: the recurrences of the words in the whole text when the
+        sequences are part of it (:meth:`word_counts` of the whole text); None
+        counts them in ``sequences``.
         """
-        if self.recapitalise is not None or self.close_up is not None:
-            sequences = [[self._rewritten(t) for t in seq] for seq in sequences]
-        # The words of each distinct token once (text repeats its tokens), counted.
-        self._counts = Counter()
-        for token, n in Counter(t for seq in sequences for t in seq).items():
-            for w in self._words(token):
-                self._counts[w] += n
-        looked_up = list(self._counts)  # (in the order the text first uses them)
+        sequences = self._rewritten_all(sequences)
+        own = self._counted(sequences)
+        self._counts = own if counts is None else counts
+        looked_up = list(own)  # (in the order the text first uses them)
         self._call_readings = {}  # keeping an unknown word depends on the counts
         self._wanted = set()
         if self.join_cost is not None:  # words after a line-break hyphen need candidates
@@ -735,17 +754,18 @@ class NoisyChannelDecoder:
             return self._search_lines(sequences)
         return [self._search(seq)[0] for seq in sequences]
 
-    def correct_lines(self, lines, review=None):
+    def correct_lines(self, lines, review=None, counts=None):
         """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs).
 
         ``review(sequences, corrected)``, if given, takes the whitespace tokens of
         the lines and their corrections (:meth:`correct_tokens`) and returns the
         corrections to write (:class:`skocrcost.correction._confidence.ChangeConfidence`
-        takes back the changes it does not trust).
+        takes back the changes it does not trust).  ``counts``: as for
+        :meth:`correct_tokens`, the words' recurrences in a text the lines are part of.
         """
         split = [WHITESPACE.split(line) for line in lines]
         sequences = [p[::2] for p in split]
-        corrected = self.correct_tokens(sequences)
+        corrected = self.correct_tokens(sequences, counts)
         if review is not None:
             corrected = review(sequences, corrected)
         for parts, tokens in zip(split, corrected, strict=True):
