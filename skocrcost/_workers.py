@@ -1,4 +1,5 @@
-"""A long text's batches corrected in worker processes, in order (``skocrcost correct``).
+"""A corrector's work shared among worker processes, in order (``skocrcost correct``,
+``OCRCorrector.predict``).
 
 Threads share only the compiled parts of a correction (the candidate search, the
 beam); about half of its time is Python, which one process runs on one core.
@@ -19,6 +20,7 @@ MIN_BATCHES = 4
 AHEAD = 2
 
 _corrector = None  # a worker process's corrector
+_shared = None  # and what its tasks share (in_processes)
 
 
 def corrected(corrector, batches, workers=1):
@@ -30,27 +32,46 @@ def corrected(corrector, batches, workers=1):
     so the output is the same for any ``workers``.
     """
     batches = iter(batches)
-    if workers > 1:
+    if workers > 1 and may_start():
         head = list(itertools.islice(batches, MIN_BATCHES))
         if len(head) == MIN_BATCHES:
-            yield from _in_processes(corrector, itertools.chain(head, batches), workers)
+            yield from in_processes(_predict, corrector, itertools.chain(head, batches), workers)
             return
         batches = iter(head)
     for batch, extra in batches:
         yield corrector.predict(batch).tolist(), extra
 
 
-def _in_processes(corrector, batches, workers):
+def forks():
+    """Whether the processes are forked (they start with the parent's memory)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def may_start():
+    """Whether this process may start worker processes (a daemonic one, such as a
+    ``multiprocessing.Pool`` worker's, may not)."""
+    return not multiprocessing.current_process().daemon
+
+
+def in_processes(task, corrector, jobs, workers, shared=None):
+    """``(task(corrector, job, shared), extra)`` for each ``(job, extra)`` of ``jobs``,
+    in order, run by ``workers`` processes.
+
+    Each process has its own copy of ``corrector``, set to ``n_jobs=1``, and of
+    ``shared`` (what every job reads: sent once per process, not with each job).
+    ``task`` is a module's function (it is sent by name).  At most ``AHEAD`` jobs
+    per process are on their way at a time; an error in a process is raised here.
+    """
     # Forked, a process starts at once with the parent's corrector (spawned, it imports
     # the package and unpickles the corrector).  A forked child of a process whose
     # OpenMP threads have run may hang in a parallel region of more than one thread:
     # the children run one thread each (_start).
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context = multiprocessing.get_context("fork" if forks() else "spawn")
     pending = collections.deque()
-    with ProcessPoolExecutor(workers, context, initializer=_start, initargs=(corrector,)) as pool:
-        for batch, extra in batches:
-            pending.append((pool.submit(_predict, batch), extra))
+    start = (corrector, shared)
+    with ProcessPoolExecutor(workers, context, initializer=_start, initargs=start) as pool:
+        for job, extra in jobs:
+            pending.append((pool.submit(_run, task, job), extra))
             if len(pending) >= AHEAD * workers:
                 future, extra = pending.popleft()
                 yield future.result(), extra
@@ -58,10 +79,15 @@ def _in_processes(corrector, batches, workers):
             yield future.result(), extra
 
 
-def _start(corrector):
-    global _corrector
+def _start(corrector, shared):
+    global _corrector, _shared
     _corrector = corrector.set_params(n_jobs=1)  # the processes already share the cores
+    _shared = shared
 
 
-def _predict(batch):
-    return _corrector.predict(batch).tolist()
+def _run(task, job):
+    return task(_corrector, job, _shared)
+
+
+def _predict(corrector, batch, shared):
+    return corrector.predict(batch).tolist()

@@ -12,8 +12,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _workers
 from .._sklearn_compat import HasMethods, Interval, StrOptions
-from .._threads import n_threads
+from .._threads import n_threads, n_workers
 from .._validation import (
     StringInputMixin,
     check_flag,
@@ -250,10 +251,18 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         makes every change.  With fewer than ``ChangeConfidence.MIN_CHANGES``
         (20) changes on the held-out lines to learn from, every change is made.
     n_jobs : int, optional
-        Threads for the candidate search and the beam search of lines: None = 1
-        (unless a joblib context sets it), -1 = all cores.  The rest of a
-        correction runs on one core; processes divide all of it
-        (``skocrcost correct --n-jobs``, :func:`skocrcost.dask.correct`).
+        Workers for :meth:`predict` and :meth:`correct`: None = 1 (unless a
+        joblib context sets it), -1 = all cores.  A text of at least 2,000 lines
+        (its lines, or all those of the strings passed to :meth:`predict`) is
+        shared among as many worker processes, 500 lines at a time, each with a
+        copy of the corrector (forked where the system allows); the caller first
+        counts what is read over the whole text (each word's recurrences, the
+        unknown words around each line), so the output is byte for byte that of
+        ``n_jobs=1``, and searches every word's candidates on as many threads.
+        What the processes add to the caches ends with the call.  A shorter text,
+        token sequences, and a call in a daemonic process (a
+        ``multiprocessing.Pool`` worker) use as many threads in the candidate
+        search and the beam search only.
 
     Attributes
     ----------
@@ -624,15 +633,20 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             relative_noise,
         )
 
-    def _review(self, record=None):
+    def _review(self, record=None, facts=None):
         """The decoder's review of its changes: those below ``min_confidence`` taken
-        back, each listed in ``record`` if given (None: every change made, unlisted)."""
-        confidence = getattr(self, "confidence_", None)
-        if self.min_confidence is None or confidence is None:
+        back, each listed in ``record`` if given (None: every change made, unlisted);
+        ``facts``: as for :meth:`ChangeConfidence.review`."""
+        confidence = self._confidence()
+        if confidence is None:
             if record is None:
                 return None
             return partial(UNREVIEWED.review, threshold=None, record=record)
-        return partial(confidence.review, threshold=self.min_confidence, record=record)
+        return partial(confidence.review, threshold=self.min_confidence, record=record, facts=facts)
+
+    def _confidence(self):
+        """The confidence that reviews the decoder's changes, or None."""
+        return None if self.min_confidence is None else getattr(self, "confidence_", None)
 
     def _candidate_indexes(self, neighbors, lexicon, seen):
         """Where the running-text decoder finds its candidates (:meth:`_decoder`).
@@ -768,10 +782,55 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         return np.array(self._correct_texts(X), dtype=object)
 
     def _correct_texts(self, texts, record=None):
-        """Each text corrected, its lines decoded in one batch (candidates shared)."""
+        """Each text corrected, the lines of all of them read as one text."""
         lines = [line for text in texts for line in text.split("\n")]
-        corrected = iter(self._decoder().correct_lines(lines, review=self._review(record)))
+        corrected = iter(self._correct_lines(lines, record))
         return ["\n".join(next(corrected) for _ in text.split("\n")) for text in texts]
+
+    def _correct_lines(self, lines, record=None):
+        """The lines corrected as one text: in one batch (candidates shared), or, with
+        ``n_jobs`` for more than one worker and at least ``MIN_BATCHES`` batches of
+        ``PROCESS_BATCH`` lines, a batch at a time in worker processes
+        (:func:`skocrcost._workers.in_processes`).  Each batch then reads what the
+        decoder and the review count over the whole text (the words' recurrences,
+        the cores' counts, the noise around each line), counted here once by the
+        same functions: the same output either way.  ``record`` receives each
+        change (see :meth:`correct`).
+        """
+        decoder = self._decoder()  # (the parameters checked here, before any process starts)
+        workers = n_workers(self.n_jobs)
+        if (
+            workers == 1
+            or len(lines) < _workers.MIN_BATCHES * PROCESS_BATCH
+            or not _workers.may_start()
+        ):
+            return decoder.correct_lines(lines, review=self._review(record))
+        # (str.split: the decoder's tokens but the empty ones at a line's ends, which count nothing)
+        sequences = [line.split() for line in lines]
+        counts = decoder.word_counts(sequences)
+        if _workers.forks():  # every word's candidates, searched once on the threads of
+            # n_jobs: forked processes find them all (each would search the words the
+            # batches it gets share with the other's), and so does the next call
+            decoder.candidates(list(counts))
+        confidence = self._confidence()
+        noise = None if confidence is None else confidence.text_facts(sequences)
+        del sequences
+
+        def batches():
+            for a in range(0, len(lines), PROCESS_BATCH):
+                b = a + PROCESS_BATCH
+                # (the cores go to each process once: shared)
+                part = None if noise is None else noise.lines(a, b)._replace(cores=None)
+                yield (lines[a:b], part, record is not None), a
+
+        shared = (counts, None if noise is None else noise.cores)
+        out = []
+        run = _workers.in_processes(_correct_batch, self, batches(), workers, shared)
+        for (fixed, changes), a in run:
+            out += fixed
+            if record is not None:
+                record += [change._replace(line=change.line + a) for change in changes]
+        return out
 
     def correct(self, text, return_confidence=False):
         """Correct running text line by line, with the language model's context.
@@ -1005,6 +1064,24 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             return 1.0 - word_error_rate([" ".join(t for t in seq if t) for seq in y], hyp)
         X, y = check_pairs(X, y)
         return 1.0 - word_error_rate(y, list(self.predict(X)))
+
+
+# Lines of a batch when predict shares a text among worker processes
+# (OCRCorrector._correct_lines): as many as ``skocrcost correct`` reads at a time.
+PROCESS_BATCH = 500
+
+
+def _correct_batch(corrector, batch, shared):
+    """Run by a worker process: ``(corrected lines, changes)`` of a batch of a text's
+    lines, ``(lines, noise, recording)``: ``noise`` is the lines' part of the text's
+    :class:`TextNoise` (None when nothing reviews the changes), its cores in
+    ``shared`` with the text's word counts (``(counts, cores)``); ``changes`` is None
+    unless ``recording``, its lines counted from the batch's first."""
+    lines, noise, recording = batch
+    counts, cores = shared
+    record = [] if recording else None
+    review = corrector._review(record, None if noise is None else noise._replace(cores=cores))
+    return corrector._decoder().correct_lines(lines, review=review, counts=counts), record
 
 
 def _is_sequences(X):

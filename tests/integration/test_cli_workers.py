@@ -29,13 +29,13 @@ class Shouting:
 def spy(monkeypatch):
     """How many times the batches went to processes."""
     calls = []
-    real = workers._in_processes
+    real = workers.in_processes
 
-    def counted(*args):
-        calls.append(args[2])
-        return real(*args)
+    def counted(task, corrector, batches, n_workers, shared=None):
+        calls.append(n_workers)
+        return real(task, corrector, batches, n_workers, shared)
 
-    monkeypatch.setattr(workers, "_in_processes", counted)
+    monkeypatch.setattr(workers, "in_processes", counted)
     return calls
 
 

@@ -1,0 +1,175 @@
+"""``OCRCorrector.predict`` and ``correct`` with ``n_jobs`` > 1 on a long text: its
+lines shared among worker processes, the output byte for byte that of one process.
+
+What the decoder and the review count over the whole text (each word's
+recurrences, each core's count, the unknown words around each line) is counted
+once by the caller and handed to the processes with their lines: a batch read
+alone would count them in itself, and read many lines otherwise (checked below:
+a batch read alone differs).
+"""
+
+import multiprocessing
+import os
+
+import numpy as np
+import pytest
+from conftest import read_pairs, shared_path
+
+from skocrcost import _workers as workers
+from skocrcost.correction import _corrector
+from skocrcost.datasets import pretrained_corrector
+
+BATCH = 100  # lines per batch here (PROCESS_BATCH): 1,200 lines make 12 batches
+
+
+@pytest.fixture(scope="module")
+def lines():
+    """1,200 consecutive lines of the ICDAR 2017 periodicals' OCR: a real text whose
+    recurrences and noise decide some changes."""
+    X, _ = read_pairs(shared_path("icdar2017_engper", "train.lines.tsv"), limit=1200)
+    return X
+
+
+def _tagged(corrector, job, shared):
+    """A worker's task, with the id of the process that ran it."""
+    task, shared = shared
+    return task(corrector, job, shared), os.getpid()
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """The processes that ran batches: ``spy.calls`` the workers of each call of
+    ``in_processes``, ``spy.pids`` the processes' ids."""
+
+    class Spy:
+        calls, pids = [], set()
+
+    real = workers.in_processes
+
+    def spied(task, corrector, jobs, n_workers, shared=None):
+        Spy.calls.append(n_workers)
+        for (out, pid), extra in real(_tagged, corrector, jobs, n_workers, (task, shared)):
+            Spy.pids.add(pid)
+            yield out, extra
+
+    monkeypatch.setattr(workers, "in_processes", spied)
+    monkeypatch.setattr(_corrector, "PROCESS_BATCH", BATCH)
+    return Spy
+
+
+def corrected(lines, n_jobs):
+    """A fresh shipped corrector's ``predict(lines)`` and ``correct`` of their text
+    with the changes, with ``n_jobs``."""
+    corrector = pretrained_corrector().set_params(n_jobs=n_jobs)
+    predicted = corrector.predict(lines).tolist()
+    text, changes = corrector.correct("\n".join(lines), return_confidence=True)
+    return predicted, text, changes
+
+
+def test_processes_write_what_one_process_writes(lines, spy):
+    one = corrected(lines, 1)
+    assert spy.calls == []
+    two = corrected(lines, 2)
+    assert spy.calls == [2, 2]  # predict, then correct
+    assert spy.pids and os.getpid() not in spy.pids
+    assert two[0] == one[0]
+    assert two[1] == one[1]
+    assert two[2] == one[2]  # every change, its line, confidence and whether it was made
+    assert two[1] == "\n".join(two[0])
+    assert sum(a != b for a, b in zip(lines, one[0], strict=True)) > 100  # it corrects
+    assert sum(not c.applied for c in one[2]) > 100  # and holds changes back
+
+
+def test_changes_unreviewed_are_listed_as_by_one_process(lines, spy):
+    """``min_confidence=None``: every change made and listed, with a NaN confidence."""
+    text = "\n".join(lines[:600])
+    runs = [
+        pretrained_corrector()
+        .set_params(n_jobs=n_jobs, min_confidence=None)
+        .correct(text, return_confidence=True)
+        for n_jobs in (1, 2)
+    ]
+    assert spy.calls == [2]
+    (want, want_changes), (got, got_changes) = runs
+    assert got == want
+    assert [c._replace(confidence=0) for c in got_changes] == [
+        c._replace(confidence=0) for c in want_changes
+    ]
+    assert want_changes and all(c.applied and np.isnan(c.confidence) for c in got_changes)
+
+
+def test_spawned_processes_write_what_one_process_writes(lines, spy, monkeypatch):
+    """Where processes cannot be forked they are spawned: each imports the package and
+    unpickles the corrector (its caches left out), and nothing is searched ahead."""
+    monkeypatch.setattr(workers, "forks", lambda: False)
+    want = pretrained_corrector().set_params(n_jobs=1).predict(lines[:500])
+    got = pretrained_corrector().set_params(n_jobs=2).predict(lines[:500])
+    assert spy.calls == [2]
+    assert spy.pids and os.getpid() not in spy.pids
+    np.testing.assert_array_equal(got, want)
+
+
+def test_texts_of_several_lines_come_back_whole(lines, spy):
+    """Each item of X may be a text of several lines: all their lines are read as one
+    text, shared among the processes whatever text they belong to."""
+    texts = ["\n".join(lines[i : i + 7]) for i in range(0, 700, 7)]
+    want = pretrained_corrector().set_params(n_jobs=1).predict(texts)
+    got = pretrained_corrector().set_params(n_jobs=2).predict(texts)
+    assert spy.calls == [2]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_a_batch_read_alone_is_read_otherwise(lines, monkeypatch):
+    """The facts handed to the processes matter: a batch that counted them in itself
+    would change the output (so the test above can fail)."""
+    monkeypatch.setattr(_corrector, "PROCESS_BATCH", BATCH)
+
+    def alone(corrector, batch):
+        record = []
+        review = corrector._review(record)
+        return corrector._decoder().correct_lines(batch, review=review), record
+
+    corrector = pretrained_corrector().set_params(n_jobs=1)
+    changes = []
+    whole = corrector._correct_lines(lines, changes)
+    parts = [alone(corrector, lines[a : a + BATCH]) for a in range(0, len(lines), BATCH)]
+    assert [line for fixed, _ in parts for line in fixed] != whole
+    confidences = [c.confidence for _, record in parts for c in record]
+    assert confidences != [c.confidence for c in changes]
+
+
+@pytest.mark.parametrize("n_lines", [0, 1, 4 * BATCH - 1])
+def test_a_short_text_starts_no_process(lines, spy, n_lines):
+    corrector = pretrained_corrector().set_params(n_jobs=2)
+    got = corrector.predict(lines[:n_lines])
+    assert spy.calls == []
+    want = pretrained_corrector().set_params(n_jobs=1).predict(lines[:n_lines])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_bad_input_is_refused_as_with_one_process(lines, spy):
+    for n_jobs in (1, 2):
+        corrector = pretrained_corrector().set_params(n_jobs=n_jobs)
+        with pytest.raises(TypeError, match=r"X\[500\]"):
+            corrector.predict([*lines[:500], 5, *lines[500:]])
+        with pytest.raises(ValueError, match="lm_weight"):
+            corrector.set_params(lm_weight=-1.0).predict(lines)
+        with pytest.raises(ValueError, match="n_jobs"):
+            corrector.set_params(lm_weight=1.0, n_jobs=0).predict(lines)
+    assert spy.calls == []
+
+
+def _may_start(queue):
+    queue.put(workers.may_start())
+
+
+def test_a_daemonic_process_starts_no_process():
+    """A ``multiprocessing.Pool`` worker (daemonic) may have no children: there
+    ``predict`` keeps to its threads."""
+    assert workers.may_start()
+    context = multiprocessing.get_context()
+    queue = context.Queue()
+    process = context.Process(target=_may_start, args=(queue,), daemon=True)
+    process.start()
+    assert queue.get(timeout=60) is False
+    process.join()
