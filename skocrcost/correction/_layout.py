@@ -10,7 +10,9 @@ adds its lines and the recurrences of its words (:class:`Batch`).
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 
 import numpy as np
 
@@ -63,6 +65,7 @@ class Layout:
         self.lock = threading.Lock()
         self.vocabulary = None
         self.clear()
+        _LAYOUTS.add(self)
 
     def clear(self):
         self.ids = {}  # word -> id
@@ -116,6 +119,24 @@ class Layout:
                 for j, o, fix, mixed in dec._slots(token)
             ]
         return laid
+
+
+_LAYOUTS = weakref.WeakSet()  # every layout, for _after_fork
+
+
+def _after_fork():
+    """In a forked process (``OCRCorrector.predict``'s workers): a layout that another
+    thread of the parent was writing when it forked, its lock held by a thread the
+    child does not have, gets a lock of its own and is laid out afresh (its tables
+    may be half-written)."""
+    for layout in list(_LAYOUTS):
+        if layout.lock.locked():
+            layout.lock = threading.Lock()
+            layout.vocabulary = None  # the next Batch clears it
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 class Batch:

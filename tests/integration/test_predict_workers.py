@@ -17,6 +17,7 @@ from conftest import read_pairs, shared_path
 
 from skocrcost import _workers as workers
 from skocrcost.correction import _corrector
+from skocrcost.correction._layout import Layout
 from skocrcost.datasets import pretrained_corrector
 
 BATCH = 100  # lines per batch here (PROCESS_BATCH): 1,200 lines make 12 batches
@@ -173,3 +174,25 @@ def test_a_daemonic_process_starts_no_process():
     process.start()
     assert queue.get(timeout=60) is False
     process.join()
+
+
+def _laid_out(layout, queue):
+    queue.put((layout.lock.locked(), layout.vocabulary))
+
+
+@pytest.mark.skipif(not workers.forks(), reason="no fork here")
+def test_a_layout_being_written_when_the_process_forks_is_laid_out_afresh_in_the_child():
+    """A thread sharing the corrector may be laying out lines (the layout's lock
+    held) when predict forks its workers: the child, without that thread, must not
+    wait for the lock nor read the half-written tables."""
+    layout = Layout()
+    layout.vocabulary = {}
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    with layout.lock:  # as the other thread would hold it
+        process = context.Process(target=_laid_out, args=(layout, queue))
+        process.start()
+        got = queue.get(timeout=60)
+    process.join()
+    assert got == (False, None)
+    assert layout.vocabulary == {}  # the parent's is left as it is
