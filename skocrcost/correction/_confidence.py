@@ -260,9 +260,10 @@ class ChangeFeatures(LeavesCachesOut):
             seen = self._token_counts = {}
         tokens = Counter(chain.from_iterable(sequences))
         for token in tokens.keys() - seen.keys():
-            words = [w for w in split_core(split_token(token)[1])[::2] if correctable(w)]
+            core = split_token(token)[1]  # (a token has no white space: its _core)
+            words = [w for w in split_core(core)[::2] if correctable(w)]
             out = sum(w.lower() not in self.words and w not in self.words for w in words)
-            seen[token] = (_core(token).lower(), len(words), out)
+            seen[token] = (core.lower(), len(words), out)
         cores = Counter()
         for token, n in tokens.items():
             if token:
