@@ -43,7 +43,8 @@ def corrected(corrector, batches, workers=1):
 
 
 def forks():
-    """Whether the processes are forked (they start with the parent's memory)."""
+    """Whether worker processes are forked here (they start at once, with the
+    caller's memory), rather than spawned (they import the package)."""
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -66,10 +67,9 @@ def in_processes(task, corrector, jobs, workers, shared=None):
     # the package and unpickles the corrector).  A forked child of a process whose
     # OpenMP threads have run may hang in a parallel region of more than one thread:
     # the children run one thread each (_start).
-    context = multiprocessing.get_context("fork" if forks() else "spawn")
     pending = collections.deque()
     start = (corrector, shared)
-    with ProcessPoolExecutor(workers, context, initializer=_start, initargs=start) as pool:
+    with ProcessPoolExecutor(workers, _context(), initializer=_start, initargs=start) as pool:
         for job, extra in jobs:
             pending.append((pool.submit(_run, task, job), extra))
             if len(pending) >= AHEAD * workers:
@@ -77,6 +77,22 @@ def in_processes(task, corrector, jobs, workers, shared=None):
                 yield future.result(), extra
         for future, extra in pending:
             yield future.result(), extra
+
+
+def started(task, corrector, job, shared=None):
+    """``task(corrector, job, shared)`` started in a worker process of its own, as
+    :func:`in_processes` runs a job, while the caller goes on: a function that waits
+    for its result and returns it (an error in the process is raised there)."""
+    pool = ProcessPoolExecutor(1, _context(), initializer=_start, initargs=(corrector, shared))
+    try:
+        future = pool.submit(_run, task, job)
+    finally:
+        pool.shutdown(wait=False)  # the job runs on; the process ends with it
+    return future.result
+
+
+def _context():
+    return multiprocessing.get_context("fork" if forks() else "spawn")
 
 
 def _start(corrector, shared):

@@ -258,9 +258,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         copy of the corrector (forked where the system allows); the caller first
         counts what is read over the whole text (each word's recurrences, the
         unknown words around each line), so the output is byte for byte that of
-        ``n_jobs=1``, and searches every word's candidates on as many threads.
-        What the processes add to the caches ends with the call.  A shorter text,
-        token sequences, and a call in a daemonic process (a
+        ``n_jobs=1``.  What the processes add to the caches ends with the call.
+        A shorter text, token sequences, and a call in a daemonic process (a
         ``multiprocessing.Pool`` worker) use as many threads in the candidate
         search and the beam search only.
 
@@ -793,9 +792,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``PROCESS_BATCH`` lines, a batch at a time in worker processes
         (:func:`skocrcost._workers.in_processes`).  Each batch then reads what the
         decoder and the review count over the whole text (the words' recurrences,
-        the cores' counts, the noise around each line), counted here once by the
-        same functions: the same output either way.  ``record`` receives each
-        change (see :meth:`correct`).
+        the cores' counts, the noise around each line), counted once before the
+        batches start, by the same functions (the noise in a process of its own,
+        where processes are forked, while the words are counted here): the same
+        output either way.  ``record`` receives each change (see :meth:`correct`).
         """
         decoder = self._decoder()  # (the parameters checked here, before any process starts)
         workers = n_workers(self.n_jobs)
@@ -807,13 +807,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             return decoder.correct_lines(lines, review=self._review(record))
         # (str.split: the decoder's tokens but the empty ones at a line's ends, which count nothing)
         sequences = [line.split() for line in lines]
+        noise = None
+        if self._confidence() is not None and _workers.forks():
+            # counted in a process of its own meanwhile (forked, it has the lines): the
+            # batches wait for both
+            noise = _workers.started(_text_noise, self, None, sequences)
         counts = decoder.word_counts(sequences)
-        if _workers.forks():  # every word's candidates, searched once on the threads of
-            # n_jobs: forked processes find them all (each would search the words the
-            # batches it gets share with the other's), and so does the next call
-            decoder.candidates(list(counts))
-        confidence = self._confidence()
-        noise = None if confidence is None else confidence.text_facts(sequences)
+        noise = _text_noise(self, None, sequences) if noise is None else noise()
         del sequences
 
         def batches():
@@ -1069,6 +1069,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 # Lines of a batch when predict shares a text among worker processes
 # (OCRCorrector._correct_lines): as many as ``skocrcost correct`` reads at a time.
 PROCESS_BATCH = 500
+
+
+def _text_noise(corrector, job, sequences):
+    """What the review reads of the whole text of ``sequences`` (None: nothing)."""
+    confidence = corrector._confidence()
+    return None if confidence is None else confidence.text_facts(sequences)
 
 
 def _correct_batch(corrector, batch, shared):

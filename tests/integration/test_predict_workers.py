@@ -101,7 +101,7 @@ def test_changes_unreviewed_are_listed_as_by_one_process(lines, spy):
 
 def test_spawned_processes_write_what_one_process_writes(lines, spy, monkeypatch):
     """Where processes cannot be forked they are spawned: each imports the package and
-    unpickles the corrector (its caches left out), and nothing is searched ahead."""
+    unpickles the corrector (its caches left out)."""
     monkeypatch.setattr(workers, "forks", lambda: False)
     want = pretrained_corrector().set_params(n_jobs=1).predict(lines[:500])
     got = pretrained_corrector().set_params(n_jobs=2).predict(lines[:500])
@@ -158,6 +158,21 @@ def test_bad_input_is_refused_as_with_one_process(lines, spy):
         with pytest.raises(ValueError, match="n_jobs"):
             corrector.set_params(lm_weight=1.0, n_jobs=0).predict(lines)
     assert spy.calls == []
+
+
+class _Plain:
+    def set_params(self, **params):
+        return self
+
+
+def _fails(corrector, job, shared):
+    raise ValueError(f"{job} {shared}")
+
+
+def test_a_process_started_alone_gives_its_error_to_the_caller():
+    result = workers.started(_fails, _Plain(), "no", "luck")
+    with pytest.raises(ValueError, match="no luck"):
+        result()
 
 
 def _may_start(queue):
