@@ -8,8 +8,9 @@ mixed collection would be), the first ``--tokens`` whitespace tokens, repeated
 from the start when more are asked for, corrected by the shipped corrector
 (``pretrained_corrector()``).  Runs, each on a fresh corrector (cold caches):
 
-* ``predict`` in this process with ``n_jobs=1`` and with ``n_jobs=-1`` (the
-  threads of the candidate search);
+* ``predict`` in this process with ``n_jobs=1`` and with ``n_jobs=-1`` (worker
+  processes sharing the corpus 500 lines at a time, after this process counted
+  what is read over the whole corpus: the same output as ``n_jobs=1``);
 * ``skocrcost correct`` on the corpus as a text file, with ``--n-jobs 1`` and
   ``--n-jobs --workers`` (processes sharing its batches of 500 lines; the time
   includes starting the command and loading the corrector);
@@ -19,8 +20,9 @@ from the start when more are asked for, corrected by the shipped corrector
 Prints wall-clock seconds, tokens per second, the speed-up over ``predict`` with
 ``n_jobs=1`` and over the same way of running with one worker;
 checks that runs cut the same way return the same lines (the corrector counts a
-word's recurrences in what one call corrects, so one call over the whole corpus
-and one call per Dask block may differ where recurrences decide).  Repeated lines
+word's recurrences in what one call corrects, so one call over the whole corpus,
+with any ``n_jobs``, and one call per Dask block or per batch of the command may
+differ where recurrences decide).  Repeated lines
 find the caches warm, as a real collection's would not: beyond 1,133,000 tokens the
 figures are an upper bound on tokens per second.  Each Dask worker fills caches of
 its own: a word both workers meet is looked up by both, the price of splitting a
@@ -112,7 +114,8 @@ def main(argv=None):
             f"{name:24s} {seconds:8.1f} s  {n / seconds:8.0f}  x{base / seconds:.2f}  "
             f"x{one / seconds:.2f}"
         )
-    # Recurrences are counted per call (per Dask block): runs agree with runs cut the same way.
+    # Recurrences are counted per call (per Dask block): runs agree with runs cut the same way;
+    # predict's processes read them over the whole call, as one process does.
     assert results["predict, n_jobs=-1"][1] == results["predict, n_jobs=1"][1]
     assert results[f"dask, {args.workers} worker(s)"][1] == results["dask, 1 worker(s)"][1]
     # The command corrects 500 lines per call, whatever --n-jobs is.
