@@ -825,7 +825,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
         shared = (counts, None if noise is None else noise.cores)
         out = []
-        run = _workers.in_processes(_correct_batch, self, batches(), workers, shared)
+        n_batches = -(-len(lines) // PROCESS_BATCH)  # (no more processes than batches)
+        run = _workers.in_processes(
+            _correct_batch, self, batches(), min(workers, n_batches), shared
+        )
         for (fixed, changes), a in run:
             out += fixed
             if record is not None:

@@ -139,6 +139,13 @@ def test_a_batch_read_alone_is_read_otherwise(lines, monkeypatch):
     assert confidences != [c.confidence for c in changes]
 
 
+def test_no_more_processes_start_than_there_are_batches(lines, spy):
+    got = pretrained_corrector().set_params(n_jobs=50).predict(lines[: 4 * BATCH + 1])
+    assert spy.calls == [5]
+    want = pretrained_corrector().set_params(n_jobs=1).predict(lines[: 4 * BATCH + 1])
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("n_lines", [0, 1, 4 * BATCH - 1])
 def test_a_short_text_starts_no_process(lines, spy, n_lines):
     corrector = pretrained_corrector().set_params(n_jobs=2)
