@@ -82,13 +82,23 @@ def in_processes(task, corrector, jobs, workers, shared=None):
 def started(task, corrector, job, shared=None):
     """``task(corrector, job, shared)`` started in a worker process of its own, as
     :func:`in_processes` runs a job, while the caller goes on: a function that waits
-    for its result and returns it (an error in the process is raised there)."""
+    for its result and returns it (an error in the process is raised there), the
+    process and the pool's thread gone (a process forked later has no thread but
+    its own)."""
     pool = ProcessPoolExecutor(1, _context(), initializer=_start, initargs=(corrector, shared))
     try:
         future = pool.submit(_run, task, job)
-    finally:
-        pool.shutdown(wait=False)  # the job runs on; the process ends with it
-    return future.result
+    except BaseException:
+        pool.shutdown(wait=False)
+        raise
+
+    def result():
+        try:
+            return future.result()
+        finally:
+            pool.shutdown()
+
+    return result
 
 
 def _context():

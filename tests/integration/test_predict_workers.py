@@ -176,10 +176,11 @@ def _fails(corrector, job, shared):
     raise ValueError(f"{job} {shared}")
 
 
-def test_a_process_started_alone_gives_its_error_to_the_caller():
+def test_a_process_started_alone_gives_its_error_to_the_caller_and_ends():
     result = workers.started(_fails, _Plain(), "no", "luck")
     with pytest.raises(ValueError, match="no luck"):
         result()
+    assert not multiprocessing.active_children()  # before predict forks its workers
 
 
 def _may_start(queue):
