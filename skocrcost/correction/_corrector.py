@@ -749,27 +749,33 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         return (scores, ind) if return_distance else ind
 
     def predict(self, X):
-        """The corrected tokens.
-
-        Tokens without a letter (numbers, punctuation, emoji, lone surrogates)
-        and tokens longer than 64 characters are returned unchanged, as
-        :meth:`correct` leaves them: no lexicon word is a likely reading of them.
+        """The corrected lines (or token sequences).
 
         Parameters
         ----------
         X : sequence of str, or sequence of sequences of str
-            Isolated tokens, corrected one by one without the language model
-            (``keep_known`` leaves lexicon words alone); or token sequences
-            (the tokens of one line each), corrected left to right like
-            :meth:`correct` corrects a line: with the language model and the
-            corrected previous tokens of the sequence as context.  With
-            ``split_cost`` a token may come back as words separated by a space,
-            with ``join_cost`` empty (joined to the token before it).
+            OCR lines (a string may hold several, separated by newlines; a
+            token is a line of one word), corrected as :meth:`correct`
+            corrects running text, all of them read as one text (a word's
+            recurrences and the noise around each line are counted over all
+            of them; with ``n_jobs`` above 1, a text of 2,000 lines or more is
+            shared among worker processes, with the same output); or token
+            sequences (the tokens of one line each), corrected left to right
+            the same way, the corrected previous tokens of the sequence as the
+            language model's context.  With ``split_cost`` a token may come
+            back as words separated by a space, with ``join_cost`` empty
+            (joined to the token before it).
 
         Returns
         -------
-        ndarray of str (object dtype), shape (n_tokens,), or list of lists of str
-            The corrected tokens; for sequences, one list per sequence.
+        ndarray of str (object dtype), shape (n_samples,), or list of lists of str
+            The corrected lines; for sequences, one list of tokens per sequence.
+
+        Examples
+        --------
+        >>> from skocrcost.datasets import pretrained_corrector
+        >>> pretrained_corrector().predict(["tbe Church of Englaud", "a"]).tolist()
+        ['the Church of England', 'a']
         """
         check_is_fitted(self)
         if _is_sequences(X):
@@ -846,8 +852,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``Z * cost + lm_weight * -ln P_LM(w | corrected previous words of the
         line)``; an out-of-lexicon word is kept unless that score plus
         ``reject_margin`` beats ``keep(x)`` (see the class docstring),
-        a lexicon word by the ``real_word_prior`` (which replaces
-        ``keep_known`` here; the language model also scores keeping the word).
+        a lexicon word by the ``real_word_prior`` (the language model also
+        scores keeping the word).
         Punctuation, case pattern and spacing are kept; words without a letter
         or longer than 64 characters are left alone.  Without a
         ``language_model`` the context-free word prior stands in for it.
