@@ -82,33 +82,37 @@ def main(argv=None):
     args = parser.parse_args(argv)
     lines, n = corpus(args.tokens)
     print(f"{len(lines)} lines, {n} tokens")
-    runs = {}  # name -> a function returning the corrected lines
+    runs = {}  # name -> a function returning (seconds, the corrected lines)
+
+    def on_predict(n_jobs):
+        fixer = pretrained_corrector().set_params(n_jobs=n_jobs)  # (loaded before the clock)
+        return timed(lambda: fixer.predict(lines))
+
     for n_jobs in (1, -1):
-        runs[f"predict, n_jobs={n_jobs}"] = lambda j=n_jobs: (
-            pretrained_corrector().set_params(n_jobs=j).predict(lines)
-        )
+        runs[f"predict, n_jobs={n_jobs}"] = lambda j=n_jobs: on_predict(j)
     tmp = tempfile.TemporaryDirectory()
     text = Path(tmp.name) / "corpus.txt"
     text.write_text("\n".join(lines), encoding="utf-8")
     for workers in sorted({1, args.workers}):
         command = [sys.executable, "-m", "skocrcost", "correct", str(text), "-q"]
         command += ["--n-jobs", str(workers)]
-        runs[f"correct, --n-jobs {workers}"] = lambda c=command: subprocess.run(
-            c, check=True, capture_output=True, text=True
-        ).stdout.split("\n")
+        runs[f"correct, --n-jobs {workers}"] = lambda c=command: timed(
+            lambda: subprocess.run(c, check=True, capture_output=True, text=True).stdout.split("\n")
+        )
 
     from dask.distributed import Client, LocalCluster
 
     from skocrcost.dask import correct
 
     def on_dask(workers):
-        # (silence_logs: a worker's heartbeat cut short as the cluster closes logs an error)
+        # Timed from the call on a started cluster: the corrector's trip to the
+        # workers counts, starting the cluster does not.
         with LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.CRITICAL
         ) as cluster:
             with Client(cluster):
                 fixer = pretrained_corrector().set_params(n_jobs=1)
-                return correct(lines, fixer, block_size=args.block_size).compute()
+                return timed(lambda: correct(lines, fixer, block_size=args.block_size).compute())
 
     for workers in sorted({1, args.workers}):
         runs[f"dask, {workers} worker(s)"] = lambda w=workers: on_dask(w)
@@ -117,7 +121,7 @@ def main(argv=None):
     results, times = {}, {name: [] for name in runs}
     for _ in range(args.repeat):
         for name, run in runs.items():
-            seconds, out = timed(run)
+            seconds, out = run()
             times[name].append(seconds)
             results[name] = (min(times[name]), out)
     tmp.cleanup()
