@@ -12,6 +12,10 @@ import itertools
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
+# Lines of a text per batch (one predict call, in the command and in a process of
+# OCRCorrector.predict): the memory held is that of a handful of batches, and the
+# command's progress bar moves once per batch.
+BATCH_LINES = 500
 # Processes start only for a text of at least this many batches (a second of work):
 # where they cannot be forked, starting one costs a second and a half (the imports).
 MIN_BATCHES = 4

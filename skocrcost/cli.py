@@ -270,9 +270,6 @@ def _neighbors(args):
     return 0
 
 
-# Lines corrected per call of the corrector: the memory held is that of one batch
-# (the text streams through), and the progress bar moves once per batch.
-CORRECT_BATCH = 500
 # Bytes read at a time to tell an XML document from text by its first non-blank byte.
 HEAD_BYTES = 64 * 1024
 
@@ -299,12 +296,13 @@ def _correct_text(corrector, lines, name, total, quiet, workers=1):
     as it and those before it are done; the progress bar counts bytes (of ``total``,
     None when not known).  ``workers`` > 1: batches are shared among that many
     processes (:func:`skocrcost._workers.corrected`)."""
-    from ._workers import corrected
+    from . import _workers
 
     bar, done = progress(total, "correcting", quiet=True), 0  # none until a second batch
-    batches = _text_batches(lines, name, CORRECT_BATCH)
+    # (the text streams through: one batch at a time, BATCH_LINES lines)
+    batches = _text_batches(lines, name, _workers.BATCH_LINES)
     try:
-        for i, (fixed, n_bytes) in enumerate(corrected(corrector, batches, workers)):
+        for i, (fixed, n_bytes) in enumerate(_workers.corrected(corrector, batches, workers)):
             if i == 1:  # a bar only for more than one batch
                 bar = progress(total, "correcting", quiet, unit="B")
                 bar.update(done)

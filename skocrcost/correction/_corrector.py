@@ -795,7 +795,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def _correct_lines(self, lines, record=None):
         """The lines corrected as one text: in one batch (candidates shared), or, with
         ``n_jobs`` for more than one worker and at least ``MIN_BATCHES`` batches of
-        ``PROCESS_BATCH`` lines, a batch at a time in worker processes
+        ``BATCH_LINES`` lines (:mod:`skocrcost._workers`), a batch at a time in worker processes
         (:func:`skocrcost._workers.in_processes`).  Each batch then reads what the
         decoder and the review count over the whole text (the words' recurrences,
         the cores' counts, the noise around each line), counted once before the
@@ -807,7 +807,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         workers = n_workers(self.n_jobs)
         if (
             workers == 1
-            or len(lines) < _workers.MIN_BATCHES * PROCESS_BATCH
+            or len(lines) < _workers.MIN_BATCHES * _workers.BATCH_LINES
             or not _workers.may_start()
         ):
             return decoder.correct_lines(lines, review=self._review(record))
@@ -822,16 +822,18 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         noise = _text_noise(self, None, sequences) if noise is None else noise()
         del sequences
 
+        size = _workers.BATCH_LINES
+
         def batches():
-            for a in range(0, len(lines), PROCESS_BATCH):
-                b = a + PROCESS_BATCH
+            for a in range(0, len(lines), size):
+                b = a + size
                 # (the cores go to each process once: shared)
                 part = None if noise is None else noise.lines(a, b)._replace(cores=None)
                 yield (lines[a:b], part, record is not None), a
 
         shared = (counts, None if noise is None else noise.cores)
         out = []
-        n_batches = -(-len(lines) // PROCESS_BATCH)  # (no more processes than batches)
+        n_batches = -(-len(lines) // size)  # (no more processes than batches)
         run = _workers.in_processes(
             _correct_batch, self, batches(), min(workers, n_batches), shared
         )
@@ -1073,11 +1075,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             return 1.0 - word_error_rate([" ".join(t for t in seq if t) for seq in y], hyp)
         X, y = check_pairs(X, y)
         return 1.0 - word_error_rate(y, list(self.predict(X)))
-
-
-# Lines of a batch when predict shares a text among worker processes
-# (OCRCorrector._correct_lines): as many as ``skocrcost correct`` reads at a time.
-PROCESS_BATCH = 500
 
 
 def _text_noise(corrector, job, sequences):

@@ -9,6 +9,7 @@ from conftest import require_module, run_skocrcost
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import EditCostEstimator, WeightedLevenshtein, cli, plot_costs, pretrained
+from skocrcost import _workers as workers
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 
 
@@ -292,7 +293,7 @@ def test_fit_corrector_then_correct_with_it(tmp_path, capsys):
 
 def test_correct_streams_a_long_text_in_batches_of_lines(tmp_path, capsys, monkeypatch):
     _correct_files(tmp_path)
-    monkeypatch.setattr(cli, "CORRECT_BATCH", 2)  # five batches for the nine lines
+    monkeypatch.setattr(workers, "BATCH_LINES", 2)  # five batches for the nine lines
     page = "Tbe c0w\r\n  in Cambridgo.\n\n" * 3  # line ends and spacing kept as they are
     (tmp_path / "long.txt").write_text(page, encoding="utf-8", newline="")
     args = ["correct", str(tmp_path / "long.txt"), "--lexicon", str(tmp_path / "words.txt")]

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+from skocrcost import _workers as workers
 from skocrcost import cli
 
 ALTO = b'<alto xmlns="http://www.loc.gov/standards/alto/ns-v4#"/>'
@@ -51,7 +52,7 @@ TEXTS = {
 def test_output_is_what_reading_the_whole_text_gave(tmp_path, monkeypatch, capsysbinary, text, how):
     recorder = Recorder()
     monkeypatch.setattr(cli, "_corrector_for", lambda args: recorder)
-    monkeypatch.setattr(cli, "CORRECT_BATCH", 3)
+    monkeypatch.setattr(workers, "BATCH_LINES", 3)
     data = text.encode("utf-8")
     (tmp_path / "page.txt").write_bytes(data)
     argv = ["correct", str(tmp_path / "page.txt"), "-q"]
@@ -88,7 +89,7 @@ def test_text_is_read_one_batch_at_a_time(monkeypatch, capsys):
             return super().predict(lines)
 
     corrector = Streaming()
-    monkeypatch.setattr(cli, "CORRECT_BATCH", 4)
+    monkeypatch.setattr(workers, "BATCH_LINES", 4)
     cli._correct_text(corrector, source(), "<test>", None, quiet=True)
     assert [len(b) for b in corrector.batches] == [4, 4, 4, 3]  # and the empty last line
     assert capsys.readouterr().out == "".join(f"TBE LINE {i}\n" for i in range(14))
@@ -109,7 +110,7 @@ def test_not_utf8_names_the_file_and_the_line(tmp_path, monkeypatch, capsys):
 
 def test_progress_counts_bytes_and_shows_for_more_than_one_batch(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(cli, "_corrector_for", lambda args: Recorder())
-    monkeypatch.setattr(cli, "CORRECT_BATCH", 2)
+    monkeypatch.setattr(workers, "BATCH_LINES", 2)
     monkeypatch.setitem(sys.modules, "tqdm", None)  # the stdlib line: its text is known
     data = b"tbe\nc0w\nin\nCambridgo\n"
     page = tmp_path / "page.txt"
@@ -135,7 +136,7 @@ def test_progress_counts_bytes_and_shows_for_more_than_one_batch(tmp_path, monke
 def test_progress_with_tqdm_goes_to_stderr(tmp_path, monkeypatch, capsys):
     pytest.importorskip("tqdm")
     monkeypatch.setattr(cli, "_corrector_for", lambda args: Recorder())
-    monkeypatch.setattr(cli, "CORRECT_BATCH", 1)
+    monkeypatch.setattr(workers, "BATCH_LINES", 1)
     (tmp_path / "page.txt").write_bytes(b"tbe\nc0w\n")
     assert cli.main(["correct", str(tmp_path / "page.txt")]) == 0
     out, err = capsys.readouterr()

@@ -72,7 +72,7 @@ def test_processes_write_what_one_process_writes(tmp_path, monkeypatch, capsys, 
     X, _ = load_icdar2017_sample("lines")
     page = tmp_path / "page.txt"
     page.write_text("\n".join(X[:1200]) + "\n", encoding="utf-8")
-    monkeypatch.setattr(cli, "CORRECT_BATCH", 100)
+    monkeypatch.setattr(workers, "BATCH_LINES", 100)
     outputs = {}
     for n_jobs in ("1", "2"):
         assert cli.main(["correct", str(page), "-q", "--n-jobs", n_jobs]) == 0

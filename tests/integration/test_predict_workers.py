@@ -16,11 +16,10 @@ import pytest
 from conftest import read_pairs, shared_path
 
 from skocrcost import _workers as workers
-from skocrcost.correction import _corrector
 from skocrcost.correction._layout import Layout
 from skocrcost.datasets import pretrained_corrector
 
-BATCH = 100  # lines per batch here (PROCESS_BATCH): 1,200 lines make 12 batches
+BATCH = 100  # lines per batch here (BATCH_LINES): 1,200 lines make 12 batches
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +53,7 @@ def spy(monkeypatch):
             yield out, extra
 
     monkeypatch.setattr(workers, "in_processes", spied)
-    monkeypatch.setattr(_corrector, "PROCESS_BATCH", BATCH)
+    monkeypatch.setattr(workers, "BATCH_LINES", BATCH)
     return Spy
 
 
@@ -123,7 +122,7 @@ def test_texts_of_several_lines_come_back_whole(lines, spy):
 def test_a_batch_read_alone_is_read_otherwise(lines, monkeypatch):
     """The facts handed to the processes matter: a batch that counted them in itself
     would change the output (so the test above can fail)."""
-    monkeypatch.setattr(_corrector, "PROCESS_BATCH", BATCH)
+    monkeypatch.setattr(workers, "BATCH_LINES", BATCH)
 
     def alone(corrector, batch):
         record = []
