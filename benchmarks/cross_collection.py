@@ -21,6 +21,11 @@ path and its defaults::
   the monographs' training part: the newspapers and periodicals are new to it;
   held-out lines of the embedded sample are left out).
 
+With ``--confidence-lines K``, the cross-collection and pretrained correctors then
+learn their confidence of changes anew from ``K`` line pairs of the collection they
+correct (``OCRCorrector.fit_confidence``): whole blocks of its training part, spread
+over it, as a user would transcribe a few pages of their own collection.
+
 Reported per run: word error rate (WER: word-level Levenshtein over whitespace
 tokens, case and punctuation kept) and character error rate (CER) before and
 after; the share of the lexicon ceiling's cut (the ceiling: every OCR token
@@ -78,6 +83,15 @@ def collections(n_test):
     Xt, yt = read_pairs(DATA / "icdar2017_engper" / "dev.lines.tsv")
     out["periodicals"] = (X, y, Xt[:n_test], yt[:n_test])
     return out
+
+
+def confidence_lines(ocr, truth, k, block=20):
+    """``k`` of a collection's training pairs: whole blocks of ``block`` lines, spread
+    over it (a few pages from here and there)."""
+    blocks = len(ocr) // block
+    step = max(1, blocks // max(1, k // block))
+    chosen = [i for b in range(0, blocks, step) for i in range(b * block, (b + 1) * block)][:k]
+    return [ocr[i] for i in chosen], [truth[i] for i in chosen]
 
 
 def ceiling(ocr, truth, words):
@@ -176,6 +190,13 @@ def main(argv=None):
         help="correct every collection with the shipped corrector (pretrained_corrector())",
     )
     parser.add_argument(
+        "--confidence-lines",
+        type=int,
+        default=0,
+        help="cross-collection and pretrained runs: learn the confidence anew from this "
+        "many line pairs of the corrected collection (fit_confidence)",
+    )
+    parser.add_argument(
         "--thresholds",
         default=None,
         help="comma-separated min_confidence values to correct with (no refit)",
@@ -188,21 +209,28 @@ def main(argv=None):
             k: (a[: args.max_train], b[: args.max_train], c, d) for k, (a, b, c, d) in data.items()
         }
     runs = []
+    k = args.confidence_lines
     if args.pretrained:
-        fixer = pretrained_corrector().set_params(**params)
         sample = set(load_icdar2017_sample("lines")[0])  # what it learned from
-        for name, (_, _, X_test, y_test) in data.items():
+        for name, (X_train, y_train, X_test, y_test) in data.items():
             if args.only and name != args.only:
                 continue
-            kept = [k for k, x in enumerate(X_test) if x not in sample]
-            X_test, y_test = [X_test[k] for k in kept], [y_test[k] for k in kept]
-            result = evaluate(fixer, X_test, y_test)
-            result.update(
-                collection=name, run="pretrained", fit_seconds=0.0, n_train=0,
-                min_confidence=fixer.min_confidence,
-            )  # fmt: skip
-            runs.append(result)
-            report(result)
+            fixer = pretrained_corrector().set_params(**params)
+            t0 = time.process_time()
+            if k:
+                fixer.fit_confidence(*confidence_lines(X_train, y_train, k))
+            fit_seconds = time.process_time() - t0
+            kept = [j for j, x in enumerate(X_test) if x not in sample]
+            X_test, y_test = [X_test[j] for j in kept], [y_test[j] for j in kept]
+            for threshold in _thresholds(args, fixer):
+                fixer.set_params(min_confidence=threshold)
+                result = evaluate(fixer, X_test, y_test)
+                result.update(
+                    collection=name, run=f"pretrained+{k}" if k else "pretrained",
+                    fit_seconds=fit_seconds, n_train=k, min_confidence=threshold,
+                )  # fmt: skip
+                runs.append(result)
+                report(result)
     for name in data if not args.pretrained else ():
         if args.only and name != args.only:
             continue
@@ -217,13 +245,12 @@ def main(argv=None):
             y = [line for k in sources for line in data[k][1]]
             t0 = time.process_time()
             fixer = OCRCorrector(**params).fit(X, y)
+            if k and kind == "cross":
+                fixer.fit_confidence(*confidence_lines(data[name][0], data[name][1], k))
+                kind = f"cross+{k}"
             fit_seconds = time.process_time() - t0
-            thresholds = [None]
-            if args.thresholds:
-                thresholds = [float(v) for v in args.thresholds.split(",")]
-            for threshold in thresholds:
-                if threshold is not None:
-                    fixer.set_params(min_confidence=threshold)
+            for threshold in _thresholds(args, fixer):
+                fixer.set_params(min_confidence=threshold)
                 result = evaluate(fixer, data[name][2], data[name][3])
                 result.update(
                     collection=name,
@@ -251,6 +278,13 @@ def main(argv=None):
     if args.json:
         Path(args.json).write_text(json.dumps(runs, indent=1))
     return runs
+
+
+def _thresholds(args, fixer):
+    """The ``min_confidence`` values to correct with: ``--thresholds``, or the fixer's own."""
+    if args.thresholds:
+        return [float(v) for v in args.thresholds.split(",")]
+    return [fixer.min_confidence]
 
 
 def report(result):

@@ -31,6 +31,10 @@ EXAMPLES = """examples:
       learn a whole corrector from your own (OCR, truth) line pairs ...
   skocrcost correct --model corrector.json.gz page.txt > fixed.txt
       ... and correct with it
+  skocrcost correct --confidence-pairs mine.tsv page.txt > fixed.txt
+      the shipped corrector, its confidence of changes learned anew from a few hundred
+      transcribed line pairs of the page's collection (more words fixed where it is
+      unlike the print the corrector learned from)
   skocrcost correct page.alto.xml > fixed.alto.xml
       correct the words of an ALTO, hOCR or PAGE XML file in place (format detected;
       --format to name it), every coordinate and id kept, the OCR's reading kept beside
@@ -276,6 +280,14 @@ HEAD_BYTES = 64 * 1024
 
 def _correct(args):
     corrector = _corrector_for(args)
+    if args.confidence_pairs:
+        corrector.fit_confidence(*read_pairs(args.confidence_pairs))
+        if not args.quiet:
+            print(
+                f"learned the confidence of changes from the corrector's "
+                f"{corrector.confidence_.n_changes_} changes to {args.confidence_pairs}",
+                file=sys.stderr,
+            )
     if args.min_confidence is not None:
         corrector.set_params(min_confidence=args.min_confidence)
     from ._threads import n_workers
@@ -536,6 +548,13 @@ def build_parser():
         "file ('fit', EditCostEstimator.save), or a shipped model (default: en-historical)",
     )
     correct.add_argument("--pairs", help="line pairs to learn the corrector's context from")
+    correct.add_argument(
+        "--confidence-pairs",
+        metavar="PAIRS",
+        help="line pairs of FILE's collection (OCR<TAB>truth, a few hundred): the "
+        "confidence of changes is learned anew from the corrector's changes to them "
+        "(OCRCorrector.fit_confidence)",
+    )
     correct.add_argument(
         "--min-confidence",
         type=_probability,

@@ -498,13 +498,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
         self._check_correct_params()
-        if _is_sequences(X):
-            X_seq, y_seq = _check_sequence_pairs(X, y)
-        else:
-            X, y = check_pairs(X, y)
-            # Each pair a line: its tokens aligned, every column kept ("" for a gap), so
-            # that the rules see whole lines and the language model every truth token.
-            X_seq, y_seq = token_pairs(X, y, gaps=True)
+        X_seq, y_seq = _paired_sequences(X, y)
         lexicon = in_lexicon = None
         if isinstance(self.lexicon, str):  # "english"
             lexicon = _english_lexicon(y_seq)
@@ -614,13 +608,71 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             sub.fit([X_seq[i] for i in rest], [y_seq[i] for i in rest])
         except ValueError:  # nothing to learn from in the other lines
             return None
-        # The OCR tokens of the held-out lines, each with its truth token ("" for none).
-        columns = [[(o, t) for o, t in zip(X_seq[i], y_seq[i], strict=True) if o] for i in held]
+        confidence = sub._confidence_from([X_seq[i] for i in held], [y_seq[i] for i in held])
+        return confidence if confidence.n_changes_ >= confidence.MIN_CHANGES else None
+
+    def _confidence_from(self, X_seq, y_seq):
+        """The confidence learned from the changes this corrector's decoder makes to the
+        token sequences ``X_seq`` (every change made), labelled by ``y_seq``."""
+        # The OCR tokens of the lines, each with its truth token ("" for none).
+        columns = [
+            [(o, t) for o, t in zip(xs, ys, strict=True) if o] for xs, ys in zip(X_seq, y_seq)
+        ]
         sequences = [[o for o, _ in c] for c in columns]
         truth = [[t for _, t in c] for c in columns]
-        corrected = sub._decoder().correct_tokens(sequences)
-        confidence = ChangeConfidence(sub._change_features()).fit(sequences, corrected, truth)
-        return confidence if confidence.n_changes_ >= confidence.MIN_CHANGES else None
+        corrected = self._decoder().correct_tokens(sequences)
+        return ChangeConfidence(self._change_features()).fit(sequences, corrected, truth)
+
+    def fit_confidence(self, X, y):
+        """Learn the confidence of changes anew from line pairs of the collection to correct.
+
+        The confidence that :meth:`fit` learns judges a change by how such
+        changes fared on held-out training lines; on a collection unlike them
+        it tells helpful changes from harmful ones less well, and holds back
+        many that help.  A few hundred transcribed lines of the collection
+        itself teach it how this corrector's changes fare there: the corrector
+        corrects ``X`` (every change made), each change is labelled by whether
+        it gives its tokens their true words in ``y``, and the classifier is
+        learned from those changes alone.  The rest of the corrector (costs,
+        lexicon, language model, rules, ``min_confidence``) is kept: fit it on
+        other collections' pairs, or take a shipped one
+        (:func:`~skocrcost.datasets.pretrained_corrector`), then call this.
+
+        Parameters
+        ----------
+        X : sequence of str, or sequence of sequences of str
+            OCR lines of the collection (or token sequences), as :meth:`fit`
+            takes them; lines the corrector will not be asked to correct.
+        y : sequence of str, or sequence of sequences of str
+            Their truth, shaped like ``X``.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            If the corrector makes fewer than 20 changes to ``X`` (then nothing
+            is changed): give more lines.
+
+        Examples
+        --------
+        >>> from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
+        >>> ocr, truth = load_icdar2017_sample("lines")
+        >>> fixer = pretrained_corrector().fit_confidence(ocr[:300], truth[:300])
+        >>> fixer.confidence_.n_changes_ >= 20
+        True
+        """
+        check_is_fitted(self)
+        confidence = self._confidence_from(*_paired_sequences(X, y))
+        if confidence.n_changes_ < confidence.MIN_CHANGES:
+            raise ValueError(
+                f"the corrector makes {confidence.n_changes_} changes to X, fewer than the "
+                f"{confidence.MIN_CHANGES} needed to learn from: give more lines"
+            )
+        self.confidence_ = confidence
+        return self
 
     def _change_features(self, relative_noise=True):
         return ChangeFeatures(
@@ -1094,6 +1146,16 @@ def _correct_batch(corrector, batch, shared):
     record = [] if recording else None
     review = corrector._review(record, None if noise is None else noise._replace(cores=cores))
     return corrector._decoder().correct_lines(lines, review=review, counts=counts), record
+
+
+def _paired_sequences(X, y):
+    """``(X, y)`` checked and as paired token sequences: token sequences as they are,
+    each pair of lines its tokens aligned, every column kept (``""`` for a gap), so
+    that the rules see whole lines and the language model every truth token."""
+    if _is_sequences(X):
+        return _check_sequence_pairs(X, y)
+    X, y = check_pairs(X, y)
+    return token_pairs(X, y, gaps=True)
 
 
 def _is_sequences(X):

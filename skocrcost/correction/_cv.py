@@ -180,6 +180,13 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         check_is_fitted(self)
         return self.best_estimator_.correct(text, return_confidence=return_confidence)
 
+    def fit_confidence(self, X, y):
+        """Learn :attr:`best_estimator_`'s confidence of changes anew from line pairs of
+        the collection to correct (see :meth:`OCRCorrector.fit_confidence`)."""
+        check_is_fitted(self)
+        self.best_estimator_.fit_confidence(X, y)
+        return self
+
     def score(self, X, y):
         """``1 - word error rate`` of the corrected lines (see :meth:`OCRCorrector.score`)."""
         check_is_fitted(self)
