@@ -316,6 +316,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         helped, ``model_`` the classifier (scikit-learn's
         ``HistGradientBoostingClassifier``).  None when ``min_confidence`` was
         None at fit or there were too few changes to learn from.
+        :meth:`fit_confidence` learns it anew from lines of the collection
+        to correct.
     surface_rules_ : object
         What the punctuation and case of an OCR word stand for, learned from
         the training pairs whose cores agree ignoring case
@@ -643,6 +645,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         X : sequence of str, or sequence of sequences of str
             OCR lines of the collection (or token sequences), as :meth:`fit`
             takes them; lines the corrector will not be asked to correct.
+            About 500, from several documents: from fewer the classifier
+            learns from too few changes and may let harmful ones through
+            (the user guide's "A few hundred lines of your own" measures it).
         y : sequence of str, or sequence of sequences of str
             Their truth, shaped like ``X``.
 
