@@ -51,6 +51,7 @@ from skocrcost.correction import (
     character_error_rate,
     word_error_rate,
 )
+from skocrcost.correction._corrector import spread_blocks
 from skocrcost.correction._tokens import split_token
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 
@@ -69,9 +70,8 @@ def collections(n_test):
         X, y = read_pairs(DATA / path)
         block = BLOCK[name]
         held = [(i // block) % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1 for i in range(len(X))]
-        test = [i for i in range(len(X)) if held[i]]
-        stride = max(1, len(test) // n_test)  # whole blocks, spread over the collection
-        test = [i for k, i in enumerate(test) if (k // block) % stride == 0][:n_test]
+        # whole blocks, spread over the collection
+        test = spread_blocks([i for i in range(len(X)) if held[i]], n_test, block)
         train = [i for i in range(len(X)) if not held[i]]
         out[name] = (
             [X[i] for i in train],
@@ -88,9 +88,7 @@ def collections(n_test):
 def confidence_lines(ocr, truth, k, block=20):
     """``k`` of a collection's training pairs: whole blocks of ``block`` lines, spread
     over it (a few pages from here and there)."""
-    blocks = len(ocr) // block
-    step = max(1, blocks // max(1, k // block))
-    chosen = [i for b in range(0, blocks, step) for i in range(b * block, (b + 1) * block)][:k]
+    chosen = spread_blocks(range(len(ocr)), k, block)
     return [ocr[i] for i in chosen], [truth[i] for i in chosen]
 
 
