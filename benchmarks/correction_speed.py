@@ -19,10 +19,12 @@ call per line (cold), as a loop over a file's lines calls it.  With
 each leaves.
 
 ``--stream``: the shipped corrector (``pretrained_corrector()``, cold) over
-every OCR line of the newspapers and the periodicals (467,000 tokens of text it
-never saw), 500 lines per ``predict`` call as ``skocrcost correct`` reads a
-file, against symspellpy over the same lines: three runs of each, alternating,
-the best of each reported (a shared machine's load slows runs, never speeds them).
+every OCR line of the newspapers and the periodicals (467,000 tokens; its
+confidence of changes learned from its changes to the periodicals' training
+part, its language model and lexicon from neither), 500 lines per ``predict``
+call as ``skocrcost correct`` reads a file, against symspellpy over the same
+lines: three runs of each, alternating, the best of each reported (a shared
+machine's load slows runs, never speeds them).
 """
 
 from __future__ import annotations

@@ -560,7 +560,7 @@ def build_parser():
         type=_probability,
         default=None,
         help="make only changes at least this likely to help (default: the corrector's own, "
-        "0.8 for the shipped one; lower changes more words and makes more lines worse)",
+        "0.7 for the shipped one; lower changes more words and makes more lines worse)",
     )
     correct.add_argument(
         "--n-jobs",

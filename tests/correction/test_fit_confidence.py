@@ -26,8 +26,10 @@ def test_the_confidence_learned_on_the_collection_lets_more_helpful_changes_thro
     parts = {k: v for k, v in vars(fixer).items() if k.endswith("_") and k != "confidence_"}
     old = fixer.confidence_
     assert fixer.fit_confidence(X, y) is fixer
-    # A new confidence, learned from this corrector's changes to X; all else kept.
-    assert fixer.confidence_ is not old and fixer.confidence_.n_changes_ > old.n_changes_
+    # A new confidence, learned from this corrector's changes to X (880 of them, fewer
+    # than the shipped confidence learned from); all else kept.
+    assert fixer.confidence_ is not old
+    assert 20 <= fixer.confidence_.n_changes_ < old.n_changes_
     assert all(getattr(fixer, k) is v for k, v in parts.items())
     assert fixer.min_confidence == shipped.min_confidence
     after = fixer.predict(X_test).tolist()
