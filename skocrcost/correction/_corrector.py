@@ -858,7 +858,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         the cores' counts, the noise around each line), counted once before the
         batches start, by the same functions (the noise in a process of its own,
         where processes are forked, while the words are counted here): the same
-        output either way.  ``record`` receives each change (see :meth:`correct`).
+        output either way.  Forked processes also start with the candidates of the
+        words the text repeats, searched here.  ``record`` receives each change
+        (see :meth:`correct`).
         """
         decoder = self._decoder()  # (the parameters checked here, before any process starts)
         workers = n_workers(self.n_jobs)
@@ -876,6 +878,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             # batches wait for both
             noise = _workers.started(_text_noise, self, None, sequences)
         counts = decoder.word_counts(sequences)
+        if _workers.forks():
+            # Every process meets the words the text repeats: their candidates are
+            # searched here once, with every thread, and the processes start with them.
+            bound = decoder.candidate_cache_size // 2
+            decoder.candidates([w for w, n in counts.most_common(bound) if n > 1])
         noise = _text_noise(self, None, sequences) if noise is None else noise()
         del sequences
 

@@ -16,6 +16,7 @@ import pytest
 from conftest import read_pairs, shared_path
 
 from skocrcost import _workers as workers
+from skocrcost.correction._decoder import NoisyChannelDecoder
 from skocrcost.correction._layout import Layout
 from skocrcost.datasets import pretrained_corrector
 
@@ -78,6 +79,52 @@ def test_processes_write_what_one_process_writes(lines, spy):
     assert two[1] == "\n".join(two[0])
     assert sum(a != b for a, b in zip(lines, one[0], strict=True)) > 50  # it corrects (91 lines)
     assert sum(not c.applied for c in one[2]) > 100  # and holds changes back
+
+
+_SEARCHED = []  # the words whose candidates this process searched (spied below)
+
+
+def _searching(corrector, job, shared):
+    """A worker's task, with the words whose candidates it searched."""
+    task, shared = shared
+    _SEARCHED.clear()
+    return task(corrector, job, shared), list(_SEARCHED)
+
+
+def test_the_words_a_text_repeats_are_searched_once_before_the_processes_start(lines, monkeypatch):
+    """Every process meets the words the text repeats: forked, they start with
+    the candidates the caller searched for them, and search only the others."""
+    if not workers.forks():
+        pytest.skip("processes are not forked here")
+    real_search = NoisyChannelDecoder.candidates
+
+    def search(decoder, observed):
+        _SEARCHED.extend(o for o in dict.fromkeys(observed) if o not in decoder._cache)
+        return real_search(decoder, observed)
+
+    in_children = []
+    real_run = workers.in_processes
+
+    def run(task, corrector, jobs, n_workers, shared=None):
+        for (out, searched), extra in real_run(
+            _searching, corrector, jobs, n_workers, (task, shared)
+        ):
+            in_children.extend(searched)
+            yield out, extra
+
+    monkeypatch.setattr(NoisyChannelDecoder, "candidates", search)
+    monkeypatch.setattr(workers, "in_processes", run)
+    monkeypatch.setattr(workers, "BATCH_LINES", BATCH)
+    corrector = pretrained_corrector().set_params(n_jobs=2)
+    _SEARCHED.clear()
+    got = corrector.predict(lines)
+    counts = corrector._decoder().word_counts([line.split() for line in lines])
+    repeated = {w for w, n in counts.items() if n > 1}
+    assert len(repeated) > 1000 and in_children  # (the processes searched the others)
+    assert repeated <= set(_SEARCHED)  # by the caller
+    assert not repeated & set(in_children)
+    want = pretrained_corrector().set_params(n_jobs=1).predict(lines)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_changes_unreviewed_are_listed_as_by_one_process(lines, spy):
