@@ -16,9 +16,10 @@ path and its defaults::
 * **cross-collection**: fitted on the training parts of the other two;
 * **in-collection**: fitted on its own training part;
 * **pretrained** (``--pretrained``): the shipped corrector, not fitted at all
-  (``skocrcost.datasets.pretrained_corrector()``; its language model, rules and
-  confidence come from the embedded ICDAR 2017 monograph sample, its costs from
-  the monographs' training part: the newspapers and periodicals are new to it;
+  (``skocrcost.datasets.pretrained_corrector()``; its language model and rules
+  come from the embedded ICDAR 2017 monograph sample, its costs from the
+  monographs' training part, its confidence from its changes to the training
+  parts of the monographs and periodicals: the newspapers are new to it;
   held-out lines of the embedded sample are left out).
 
 With ``--confidence-lines K``, the cross-collection and pretrained correctors then
