@@ -31,26 +31,36 @@ def lines():
     return X
 
 
+_SEARCHED = []  # the words whose candidates this process searched (when spied on)
+
+
 def _tagged(corrector, job, shared):
-    """A worker's task, with the id of the process that ran it."""
+    """A worker's task, with the id of the process that ran it and the words whose
+    candidates it searched."""
     task, shared = shared
-    return task(corrector, job, shared), os.getpid()
+    _SEARCHED.clear()
+    return task(corrector, job, shared), os.getpid(), list(_SEARCHED)
 
 
 @pytest.fixture
 def spy(monkeypatch):
     """The processes that ran batches: ``spy.calls`` the workers of each call of
-    ``in_processes``, ``spy.pids`` the processes' ids."""
+    ``in_processes``, ``spy.pids`` the processes' ids, ``spy.searched`` the words
+    they searched the candidates of (where a test spies on
+    ``NoisyChannelDecoder.candidates``)."""
 
     class Spy:
-        calls, pids = [], set()
+        calls, pids, searched = [], set(), []
 
     real = workers.in_processes
 
     def spied(task, corrector, jobs, n_workers, shared=None):
         Spy.calls.append(n_workers)
-        for (out, pid), extra in real(_tagged, corrector, jobs, n_workers, (task, shared)):
+        for (out, pid, searched), extra in real(
+            _tagged, corrector, jobs, n_workers, (task, shared)
+        ):
             Spy.pids.add(pid)
+            Spy.searched += searched
             yield out, extra
 
     monkeypatch.setattr(workers, "in_processes", spied)
@@ -81,48 +91,29 @@ def test_processes_write_what_one_process_writes(lines, spy):
     assert sum(not c.applied for c in one[2]) > 100  # and holds changes back
 
 
-_SEARCHED = []  # the words whose candidates this process searched (spied below)
-
-
-def _searching(corrector, job, shared):
-    """A worker's task, with the words whose candidates it searched."""
-    task, shared = shared
-    _SEARCHED.clear()
-    return task(corrector, job, shared), list(_SEARCHED)
-
-
-def test_the_words_a_text_repeats_are_searched_once_before_the_processes_start(lines, monkeypatch):
+def test_the_words_a_text_repeats_are_searched_once_before_the_processes_start(
+    lines, spy, monkeypatch
+):
     """Every process meets the words the text repeats: forked, they start with
     the candidates the caller searched for them, and search only the others."""
     if not workers.forks():
         pytest.skip("processes are not forked here")
-    real_search = NoisyChannelDecoder.candidates
+    real = NoisyChannelDecoder.candidates
 
-    def search(decoder, observed):
+    def search(decoder, observed):  # each process's _SEARCHED gets the words it searches
         _SEARCHED.extend(o for o in dict.fromkeys(observed) if o not in decoder._cache)
-        return real_search(decoder, observed)
-
-    in_children = []
-    real_run = workers.in_processes
-
-    def run(task, corrector, jobs, n_workers, shared=None):
-        for (out, searched), extra in real_run(
-            _searching, corrector, jobs, n_workers, (task, shared)
-        ):
-            in_children.extend(searched)
-            yield out, extra
+        return real(decoder, observed)
 
     monkeypatch.setattr(NoisyChannelDecoder, "candidates", search)
-    monkeypatch.setattr(workers, "in_processes", run)
-    monkeypatch.setattr(workers, "BATCH_LINES", BATCH)
     corrector = pretrained_corrector().set_params(n_jobs=2)
     _SEARCHED.clear()
     got = corrector.predict(lines)
     counts = corrector._decoder().word_counts([line.split() for line in lines])
     repeated = {w for w, n in counts.items() if n > 1}
-    assert len(repeated) > 1000 and in_children  # (the processes searched the others)
+    assert spy.calls == [2]
+    assert len(repeated) > 1000 and spy.searched  # (the processes searched the others)
     assert repeated <= set(_SEARCHED)  # by the caller
-    assert not repeated & set(in_children)
+    assert not repeated & set(spy.searched)
     want = pretrained_corrector().set_params(n_jobs=1).predict(lines)
     np.testing.assert_array_equal(got, want)
 
