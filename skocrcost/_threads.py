@@ -25,7 +25,6 @@ def n_workers(n_jobs):
     ):
         raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
     wanted = joblib.effective_n_jobs(n_jobs)  # None -> 1, or the parallel_config value
-    cores = os.cpu_count() or 1
-    if wanted < 0:
-        wanted = max(cores + 1 + wanted, 1)
+    if wanted < 0:  # (os.cpu_count costs more than the rest: a call per line corrected)
+        wanted = max((os.cpu_count() or 1) + 1 + wanted, 1)
     return max(1, int(wanted))

@@ -306,7 +306,8 @@ class EditDistanceNeighbors(
         ``max_distance``: ``(dist, ind)`` as :meth:`kneighbors`, a row with fewer
         padded with ``inf`` and ``-1``.  The trie prunes by the distance from the
         start, so that far words cost no search."""
-        queries, _ = self._queries(X)
+        # (the decoder's own call, on its fitted index: no fitted check per call)
+        queries = check_strings(X, "X", allow_empty=True)
         k = self._k(n_neighbors, False)
         return self.index_.kneighbors(queries, k, n_threads(self.n_jobs), max_distance)
 

@@ -132,3 +132,52 @@ def test_neighbours_kneighbors_grows_linearly_with_the_queries(tokens, learned, 
         else:
             work.append(python_lines(lambda size=size: index.kneighbors(queries[:size]))[1])
     assert_linear(*work, "trie columns" if twin else "kneighbors lines")
+
+
+class _NoWalk(dict):
+    """A cache that may be looked up but not walked: a walk would make every call's
+    work grow with what all earlier calls put in the cache."""
+
+    def _walked(self, *args):
+        raise AssertionError("a call walked the whole cache")
+
+    keys = values = items = __iter__ = _walked
+
+
+def test_correcting_line_by_line_does_each_calls_own_work(monkeypatch):
+    """A loop over a file's lines calls ``correct`` once per line: each call's work must
+    not grow with the caches the earlier calls filled (nor the tables laid out for the
+    compiled search).  A walk over a cache is one C call, which the line counter above
+    cannot see: here the caches refuse walks, and the arrays filled are counted."""
+    from skocrcost.correction import _layout
+    from skocrcost.datasets import pretrained_corrector
+
+    lines = load_icdar2017_sample("lines")[0][:330]
+    fixer = pretrained_corrector()
+    for line in lines[:300]:
+        fixer.correct(line)
+    features = fixer.confidence_.features
+    assert len(features._token_counts) > 300
+    features._token_counts = _NoWalk(features._token_counts)
+
+    filled = []
+
+    class CountingNumpy:
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        @staticmethod
+        def full(shape, value, *args, **kwargs):
+            filled.append(int(np.prod(shape)))
+            return np.full(shape, value, *args, **kwargs)
+
+    monkeypatch.setattr(_layout, "np", CountingNumpy())
+    sets = len(fixer._caches_["layout"].readings)
+    for line in lines[300:]:
+        fixer.correct(line)  # new tokens and old ones: looked up, never walked
+    assert isinstance(features._token_counts, _NoWalk)
+    assert len(features._token_counts) > 300
+    # Every call reads an offset for every reading set laid out (thousands by now): the
+    # array is kept and grown by doubling, not filled anew by each of the 30 calls.
+    assert sets > 1000
+    assert sum(filled) <= 2 * len(fixer._caches_["layout"].readings), filled

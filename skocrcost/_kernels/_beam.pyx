@@ -456,8 +456,11 @@ def search_lines(
         raise ValueError(f"m must be >= 0, got {m}")
     for l in range(n_lines):
         max_steps = max(max_steps, line_start[l + 1] - line_start[l])
-    for i in range(r_start.shape[0] - 1):
-        max_readings = max(max_readings, r_start[i + 1] - r_start[i])
+    # The largest reading set the lines step through (not every set of the tables,
+    # which a caller keeps growing across calls: the call's work stays its own).
+    for i in range(steps.shape[0]):
+        if steps[i] >= 0:
+            max_readings = max(max_readings, r_start[steps[i] + 1] - r_start[steps[i]])
     chosen = np.full(steps.shape[0], -1, dtype=np.int64)
     scores = np.zeros(n_lines, dtype=np.float64)
     cdef int64_t[::1] chosen_v = chosen

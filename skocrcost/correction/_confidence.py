@@ -259,7 +259,8 @@ class ChangeFeatures(LeavesCachesOut):
         if seen is None or len(seen) >= SLOTS_CACHE_SIZE:
             seen = self._token_counts = {}
         tokens = Counter(chain.from_iterable(sequences))
-        for token in tokens.keys() - seen.keys():
+        # (not tokens.keys() - seen.keys(): that walks the whole cache, every call)
+        for token in [t for t in tokens if t not in seen]:
             core = split_token(token)[1]  # (a token has no white space: its _core)
             words = [w for w in split_core(core)[::2] if correctable(w)]
             out = sum(w.lower() not in self.words and w not in self.words for w in words)

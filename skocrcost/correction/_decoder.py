@@ -312,6 +312,7 @@ class NoisyChannelDecoder:
         self._call_readings = {}
         self._slots_cache = {}  # token -> its words (_slots)
         self._layout = Layout()  # the compiled search's tables (a corrector shares one)
+        self._katz = None  # the language model's compiled tables (a corrector shares them)
 
     def candidates(self, observed):
         """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
@@ -800,9 +801,8 @@ class NoisyChannelDecoder:
                 batch.add_line(seq)
             arrays = batch.arrays()
         uses_lm = self._uses_lm()
-        lm = self.language_model
         chosen, _ = search_lines(
-            KatzTables(lm._level_arrays(), len(lm.vocabulary_)) if uses_lm else None,
+            self._katz_tables() if uses_lm else None,
             -self.lm_weight / self.normaliser if uses_lm else 0.0,
             *arrays,
             start_word=batch.start,
@@ -818,6 +818,13 @@ class NoisyChannelDecoder:
                     picked[where[0]] = (batch.readings[where[1]].words[k],)
             out.append(self._output(seq, picked))
         return out
+
+    def _katz_tables(self):
+        """The language model's arrays as the compiled search reads them, built once."""
+        if self._katz is None:
+            lm = self.language_model
+            self._katz = KatzTables(lm._level_arrays(), len(lm.vocabulary_))
+        return self._katz
 
     # -- the search ----------------------------------------------------------------------
     def _search(self, tokens):

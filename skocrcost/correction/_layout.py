@@ -77,6 +77,7 @@ class Layout:
         self.r_score, self.r_priced = _Column(np.float64), _Column(np.uint8)
         self.v_start, self.v_cost = _Column(np.int64, [0]), _Column(np.float64)
         self.token_steps = {}  # token -> its steps: (a set's index, piece) or (-1 - id, None)
+        self._offsets = None  # (variant offset, an array of it): see offsets
 
     def word(self, w):
         """The id of the (lower-cased) word ``w``, its language-model ids noted."""
@@ -108,6 +109,16 @@ class Layout:
             self.v_cost.extend(costs.tolist())
         self.v_start.append(len(self.v_cost))
         return i
+
+    def offsets(self, offset):
+        """``offset`` for every reading set: one array kept across calls, grown by
+        doubling (a call's work stays its own, not the size of the tables)."""
+        n = len(self.readings)
+        held = self._offsets
+        if held is None or held[0] != offset or len(held[1]) < n:
+            size = max(n, 2 * len(held[1])) if held is not None and held[0] == offset else n
+            held = self._offsets = (offset, np.full(size, offset))
+        return held[1][:n]  # (read-only to the kernel: threads may share it)
 
     def steps(self, dec, token):
         """The steps of ``token``: a reading set's index and the piece it reads, or
@@ -182,7 +193,7 @@ class Batch:
             lay.r_priced.array(),
             lay.v_start.array(),
             lay.v_cost.array(),
-            np.full(len(lay.readings), dec.variant_offset),
+            lay.offsets(dec.variant_offset),
             v_rec,
             steps,
             starts,

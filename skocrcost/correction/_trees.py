@@ -92,7 +92,7 @@ class BoostedTrees(LeavesCachesOut):
             x = cells[row + feature[node]]
             go_left = np.where(np.isnan(x), missing_left[node], x <= threshold[node])
             node = np.where(go_left, left[node], right[node])
-        leaves = value[node]
-        for i in range(len(self.trees)):  # tree by tree, as the classifier sums them
-            raw += leaves[:, i]
+        # Tree by tree, as the classifier sums them: a running sum along each row
+        # (np.cumsum adds in order, one term after another), in one call.
+        raw = np.cumsum(np.column_stack([raw, value[node]]), axis=1)[:, -1]
         return expit(raw)
