@@ -12,7 +12,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 # The compiled kernels (skocrcost/_kernels/NAME.pyx) and the C headers they include.
-KERNELS = ["_cost_kernel", "_lexicon_index", "_edit_kernel", "_beam"]
+KERNELS = ["_cost_kernel", "_lexicon_index", "_edit_kernel", "_beam", "_trees"]
 SRC = "skocrcost/_kernels/src"
 
 

@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._kernels import KatzTables
 from ._sklearn_compat import Interval
 from ._validation import FittedAttributesMixin, StringInputMixin, validate_params
 
@@ -289,16 +290,38 @@ class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseE
 
         A decoder asks for the same candidates after each of its hypotheses: each
         word and each context is looked up once.  With ``pairs``, word ``i`` after
-        context ``i`` only (:meth:`_log_probability_pairs`).
+        context ``i`` only (:meth:`_log_probability_pairs`), read by the compiled
+        tables (the same probabilities, without numpy's fixed cost per call that
+        a few pairs at a time would pay).
         """
         check_is_fitted(self)
         vocabulary = self.vocabulary_
         ids = np.array([vocabulary.get(w, _UNKNOWN) for w in words], dtype=np.int64)
         history = np.array([self._context_ids(c) for c in contexts], dtype=np.int64)
         history = history.reshape(len(contexts), self._fitted_order - 1)
-        out = _log_prob(self._levels, vocabulary, history, ids, grid=not pairs)
+        if pairs:
+            with np.errstate(divide="ignore"):
+                out = np.log(self._katz_tables().probabilities(ids, history))
+        else:
+            out = _log_prob(self._levels, vocabulary, history, ids, grid=True)
         out[..., [w == START for w in words]] = -np.inf
         return out
+
+    def _katz_tables(self):
+        """The fitted arrays as the compiled readers take them (``_kernels.KatzTables``),
+        built once per fit; not pickled (:meth:`__getstate__`)."""
+        held = self.__dict__.get("_tables")
+        if held is None or held[0] is not self._levels:
+            held = self._tables = (
+                self._levels,
+                KatzTables(self._level_arrays(), len(self.vocabulary_)),
+            )
+        return held[1]
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_tables", None)  # compiled, derived from the levels: rebuilt on use
+        return state
 
     def score_samples(self, X):
         """Log-probability (natural log) of each sentence: every in-vocabulary token and STOP.

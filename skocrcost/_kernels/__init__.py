@@ -11,7 +11,10 @@ them.  Inside:
   multi-character rules, soft-min and expected counts).
 - ``_lexicon_index``: ``LexiconIndex``, the pruned trie search of a lexicon.
 - ``_beam``: ``search_lines``, the corrector's beam search over lines of readings
-  scored with a Katz back-off language model (``KatzTables``).
+  scored with a Katz back-off language model (``KatzTables``, whose
+  ``probabilities`` also serve the model's look-ups of a few word pairs).
+- ``_trees``: ``tree_sums``, the leaf values of boosted trees summed per row (the
+  corrector's confidence of changes).
 - ``*_py.py``: a pure-Python twin of each, with the same methods and bit-for-bit
   the same results (the tests hold them equal).
 - ``_constants`` and ``_tables``: the values and the table preparation the
@@ -38,6 +41,7 @@ from ._cost_kernel import _first_not_exact_str as first_not_exact_str
 from ._edit_kernel import EditKernel
 from ._lexicon_index import LexiconIndex, topk_update
 from ._lexicon_index import _rebuild as rebuild_lexicon_index
+from ._trees import tree_sums
 
 __all__ = [
     "BP_LANES",
@@ -63,5 +67,6 @@ __all__ = [
     "simd_level",
     "simd_levels",
     "topk_update",
+    "tree_sums",
     "unit_table",
 ]

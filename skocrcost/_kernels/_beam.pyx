@@ -89,6 +89,34 @@ cdef class KatzTables:
     def __dealloc__(self):
         free(self.levels)
 
+    def probabilities(self, const int64_t[::1] words, const int64_t[:, ::1] histories):
+        """``P(words[i] | histories[i])`` for each ``i``: the probabilities whose
+        logs ``lm._log_prob`` gives for these pairs, the same doubles (word ids: -1
+        unknown, NEVER never predicted; each history the ``n_levels - 1`` ids
+        before its word, -1 unknown, -2 absent)."""
+        cdef Py_ssize_t n = words.shape[0], i
+        cdef int m = self.n_levels - 1 if self.n_levels else 0
+        if histories.shape[0] != n or (n and histories.shape[1] != m):
+            raise ValueError(f"histories must have shape ({n}, {m}), got "
+                             f"({histories.shape[0]}, {histories.shape[1]})")
+        out = np.empty(n, dtype=np.float64)
+        cdef double[::1] out_v = out
+        cdef int64_t *ctx = <int64_t *> calloc(self.n_levels + 1, sizeof(int64_t))
+        cdef bint *found = <bint *> calloc(self.n_levels + 1, sizeof(bint))
+        try:
+            if ctx == NULL or found == NULL:
+                raise MemoryError()
+            for i in range(n):
+                if m:
+                    context_index(self.levels, self.n_levels, self.w1, &histories[i, 0], m,
+                                  ctx, found)
+                out_v[i] = probability(self.levels, self.n_levels, self.w1, words[i], ctx,
+                                       found)
+        finally:
+            free(ctx)
+            free(found)
+        return out
+
 
 cdef inline int64_t find(const int64_t *keys, int64_t n, int64_t key, bint *hit) noexcept nogil:
     """``lm._find``: the first position of ``key`` or after, at most n - 1, and a hit."""
@@ -128,15 +156,16 @@ cdef void context_index(const Level *levels, int n_levels, int64_t w1, const int
         found[k] = ok
 
 
-cdef double log_prob(const Level *levels, int n_levels, int64_t w1, int64_t w,
-                     const int64_t *ctx, const bint *found) noexcept nogil:
-    """``lm._log_prob`` of word id ``w`` (-1 unknown, NEVER: probability 0)."""
+cdef double probability(const Level *levels, int n_levels, int64_t w1, int64_t w,
+                        const int64_t *ctx, const bint *found) noexcept nogil:
+    """The probability ``lm._log_prob`` takes the log of, of word id ``w`` (-1
+    unknown, NEVER: 0), in the same operations: the same double."""
     cdef int k
     cdef int64_t wid = w if w > 0 else 0, c, pos
     cdef bint seen
     cdef double p, alpha
     if w == C_NEVER:
-        return -INFINITY
+        return 0.0
     p = (1.0 if w < 0 else <double> levels[0].counts[wid]) / <double> levels[0].total[0]
     for k in range(2, n_levels + 1):
         if not found[k]:
@@ -149,7 +178,13 @@ cdef double log_prob(const Level *levels, int n_levels, int64_t w1, int64_t w,
         else:
             alpha = levels[k - 1].alpha[c]
             p = alpha * p / levels[k - 1].rest[c] if alpha > 0 else 0.0
-    return log(p)
+    return p
+
+
+cdef inline double log_prob(const Level *levels, int n_levels, int64_t w1, int64_t w,
+                            const int64_t *ctx, const bint *found) noexcept nogil:
+    """``lm._log_prob`` of word id ``w`` (-1 unknown, NEVER: -inf)."""
+    return log(probability(levels, n_levels, w1, w, ctx, found))
 
 
 cdef struct Offer:

@@ -22,6 +22,18 @@ class KatzTables:
         self.n_levels = len(self.levels)
         self.w1 = n_words + 1
 
+    def probabilities(self, words, histories):
+        """``P(words[i] | histories[i])`` for each ``i`` (see ``_beam.pyx``)."""
+        m = self.n_levels - 1 if self.n_levels else 0
+        histories = np.asarray(histories, dtype=np.int64).reshape(len(words), m)
+        return np.array(
+            [
+                _probability(self.levels, self.w1, int(w), _context_index(self.levels, self.w1, h))
+                for w, h in zip(np.asarray(words).tolist(), histories.tolist(), strict=True)
+            ],
+            dtype=np.float64,
+        )
+
 
 def _find(keys, key):
     if not keys:
@@ -46,8 +58,13 @@ def _context_index(levels, w1, hist):
 
 
 def _log_prob(levels, w1, w, contexts):
+    p = _probability(levels, w1, w, contexts)
+    return math.log(p) if p > 0 else -math.inf
+
+
+def _probability(levels, w1, w, contexts):
     if w == NEVER:
-        return -math.inf
+        return 0.0
     wid = max(w, 0)
     unigram = levels[0]
     p = (1.0 if w < 0 else float(unigram[6][wid])) / float(unigram[1][0])
@@ -61,7 +78,7 @@ def _log_prob(levels, w1, w, contexts):
             p = (float(counts[pos]) - discount[c]) / float(total[c])
         else:
             p = alpha[c] * p / rest[c] if alpha[c] > 0 else 0.0
-    return math.log(p) if p > 0 else -math.inf
+    return p
 
 
 def search_lines(

@@ -1043,8 +1043,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if layout is None or layout.key != laid:
             layout = caches["layout"] = Layout(laid)
         decoder._layout = layout
-        if decoder._uses_lm() and decoder._compiled():  # (the fitted model's: one for all)
-            decoder._katz = caches.get("katz") or caches.setdefault("katz", decoder._katz_tables())
         return decoder
 
     def save(self, path):

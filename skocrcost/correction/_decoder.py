@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._kernels import KatzTables, search_lines
+from .._kernels import search_lines
 from ._layout import Batch, Layout
 from ._priors import log_probability_pairs
 from ._tokens import (
@@ -312,7 +312,6 @@ class NoisyChannelDecoder:
         self._call_readings = {}
         self._slots_cache = {}  # token -> its words (_slots)
         self._layout = Layout()  # the compiled search's tables (a corrector shares one)
-        self._katz = None  # the language model's compiled tables (a corrector shares them)
 
     def candidates(self, observed):
         """Fill the cache of ``(words, costs)`` for every new (looked-up) word.
@@ -785,7 +784,7 @@ class NoisyChannelDecoder:
             return False
         if self.context_size is None:
             return False
-        return not self._uses_lm() or hasattr(self.language_model, "_level_arrays")
+        return not self._uses_lm() or hasattr(self.language_model, "_katz_tables")
 
     def _search_lines(self, sequences):
         """:meth:`_search` of every sequence, by the compiled kernel (:meth:`_compiled`).
@@ -802,7 +801,7 @@ class NoisyChannelDecoder:
             arrays = batch.arrays()
         uses_lm = self._uses_lm()
         chosen, _ = search_lines(
-            self._katz_tables() if uses_lm else None,
+            self.language_model._katz_tables() if uses_lm else None,
             -self.lm_weight / self.normaliser if uses_lm else 0.0,
             *arrays,
             start_word=batch.start,
@@ -818,13 +817,6 @@ class NoisyChannelDecoder:
                     picked[where[0]] = (batch.readings[where[1]].words[k],)
             out.append(self._output(seq, picked))
         return out
-
-    def _katz_tables(self):
-        """The language model's arrays as the compiled search reads them, built once."""
-        if self._katz is None:
-            lm = self.language_model
-            self._katz = KatzTables(lm._level_arrays(), len(lm.vocabulary_))
-        return self._katz
 
     # -- the search ----------------------------------------------------------------------
     def _search(self, tokens):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
+from .._kernels import tree_sums
 from ._cached import LeavesCachesOut
 
 # The node fields prediction reads (sklearn's PREDICTOR_RECORD_DTYPE has more).
@@ -45,54 +46,31 @@ class BoostedTrees(LeavesCachesOut):
         return cls(model._baseline_prediction.item(), trees)
 
     def _walk_tables(self):
-        """Every tree's nodes in one array per field, node ids offset by tree, each leaf
-        its own child: walking all trees ``depth`` steps at once leaves each row at
-        its leaf in every tree (a few numpy calls per level, not per tree)."""
+        """Every tree's nodes in one array per field, node ids offset by tree, as
+        ``_kernels.tree_sums`` reads them."""
         flat = self.__dict__.get("_flat")
         if flat is None:
             roots = np.cumsum([0] + [len(t["value"]) for t in self.trees[:-1]]).astype(np.intp)
 
             def joined(name, kind, shift=False):
                 parts = [np.asarray(t[name], kind) for t in self.trees]
+                if not parts:
+                    return np.zeros(0, kind)
                 return np.concatenate([p + r for p, r in zip(parts, roots)] if shift else parts)
 
-            leaf = joined("is_leaf", bool)
-            left, right = joined("left", np.intp, True), joined("right", np.intp, True)
-            feature = joined("feature_idx", np.intp)
-            ids = np.flatnonzero(leaf)
-            left[ids], right[ids], feature[ids] = ids, ids, 0
-            depth, frontier = 0, roots
-            while True:  # the deepest leaf's depth
-                inner = frontier[~leaf[frontier]]
-                if not len(inner):
-                    break
-                frontier, depth = np.concatenate([left[inner], right[inner]]), depth + 1
             flat = self._flat = (
-                roots,
-                feature,
+                roots[: len(self.trees)],
+                joined("feature_idx", np.intp),
                 joined("num_threshold", np.float64),
-                joined("missing_go_to_left", bool),
-                left,
-                right,
+                joined("missing_go_to_left", bool).view(np.uint8),
+                joined("left", np.intp, True),
+                joined("right", np.intp, True),
                 joined("value", np.float64),
-                depth,
+                joined("is_leaf", bool).view(np.uint8),
             )
         return flat
 
     def predict_proba(self, X):
         """``P(class 1)`` of each row of ``X``, shape (n_samples,)."""
-        X = np.asarray(X, dtype=np.float64)
-        raw = np.zeros(len(X)) + self.baseline
-        if not self.trees or not len(X):
-            return expit(raw)
-        roots, feature, threshold, missing_left, left, right, value, depth = self._walk_tables()
-        node = np.repeat(roots[None, :], len(X), axis=0)  # each row's node in each tree
-        cells, row = X.ravel(), (np.arange(len(X)) * X.shape[1])[:, None]
-        for _ in range(depth):
-            x = cells[row + feature[node]]
-            go_left = np.where(np.isnan(x), missing_left[node], x <= threshold[node])
-            node = np.where(go_left, left[node], right[node])
-        # Tree by tree, as the classifier sums them: a running sum along each row
-        # (np.cumsum adds in order, one term after another), in one call.
-        raw = np.cumsum(np.column_stack([raw, value[node]]), axis=1)[:, -1]
-        return expit(raw)
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        return expit(tree_sums(X, *self._walk_tables(), self.baseline))

@@ -92,6 +92,44 @@ def test_search_lines_equals_its_twin(problem, n_threads):
     np.testing.assert_array_equal(scores, twin_scores)  # bit for bit
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 3),
+    st.lists(st.lists(st.sampled_from(VOCABULARY), max_size=6), min_size=1, max_size=8),
+    st.floats(0.1, 0.9),
+    st.data(),
+)
+def test_probabilities_are_the_language_models_to_the_bit(order, sentences, discount, data):
+    """``KatzTables.probabilities``, compiled and twin, gives for any word after any
+    history the doubles whose logs the language model's numpy reader gives: the
+    pairs the corrector's confidence asks for read the same either way."""
+    from skocrcost import lm as lm_module
+
+    lm = KatzBackoffLM(order=order, discount=discount).fit(sentences)
+    word = st.sampled_from([*WORDS, "</s>"])  # the start symbol, unseen words, STOP
+    words = data.draw(st.lists(word, max_size=12))
+    contexts = [tuple(data.draw(st.lists(word, max_size=3))) for _ in words]
+    ids = np.array([lm.vocabulary_.get(w, -1) for w in words], dtype=np.int64)
+    history = np.array([lm._context_ids(c) for c in contexts], dtype=np.int64)
+    history = history.reshape(len(words), order - 1)
+    want = lm_module._log_prob(lm._levels, lm.vocabulary_, history, ids)
+    with np.errstate(divide="ignore"):
+        for module in (_beam, _beam_py):
+            tables = module.KatzTables(lm._level_arrays(), len(lm.vocabulary_))
+            np.testing.assert_array_equal(np.log(tables.probabilities(ids, history)), want)
+    # and the pairs the corrector asks for are each the public log_probability
+    got = lm._log_probability_pairs(words, contexts)
+    for w, c, g in zip(words, contexts, got, strict=True):
+        assert g == lm.log_probability(w, list(c)), (w, c)
+
+
+def test_probabilities_refuse_histories_of_the_wrong_shape():
+    lm = KatzBackoffLM(order=3).fit([["a", "b", "c"]])
+    tables = _beam.KatzTables(lm._level_arrays(), len(lm.vocabulary_))
+    with pytest.raises(ValueError, match="histories must have shape"):
+        tables.probabilities(np.zeros(2, np.int64), np.zeros((2, 1), np.int64))
+
+
 def path_cost(lm, coef, arrays, m, line, path):
     """The score of reading ``line`` by ``path`` (a reading per step; -1 for a word left)."""
     r_start, r_word, r_score, r_priced, v_start, v_cost, v_offset, v_rec = arrays[:8]
