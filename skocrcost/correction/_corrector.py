@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _workers
+from .._gc import existing_objects_frozen
 from .._sklearn_compat import HasMethods, Interval, StrOptions
 from .._threads import n_threads, n_workers
 from .._validation import (
@@ -862,6 +863,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         words the text repeats, searched here.  ``record`` receives each change
         (see :meth:`correct`).
         """
+        # (garbage collection skips what the process held before: _gc)
+        with existing_objects_frozen():
+            return self._correct_lines_frozen(lines, record)
+
+    def _correct_lines_frozen(self, lines, record):
         decoder = self._decoder()  # (the parameters checked here, before any process starts)
         workers = n_workers(self.n_jobs)
         if (

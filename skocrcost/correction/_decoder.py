@@ -499,24 +499,28 @@ class NoisyChannelDecoder:
                 change = -math.log1p(-prior) / z if prior < 1 else math.inf  # 1: never change
             else:
                 keep, change = self._rejection(o), 0.0
-            words = [o, *(w for w in candidates if w != o)]
-            scores = [keep, *(c + change for w, c in zip(candidates, costs) if w != o)]
+            words, scores = [o], [keep]
+            for w, c in zip(candidates, costs):
+                if w != o:
+                    words.append(w)
+                    scores.append(float(c) + change)
             priced = [known] + [True] * (len(words) - 1)
-        scores = np.asarray(scores, dtype=float)
-        index = np.flatnonzero(scores < math.inf)
-        if not len(index) or index[0]:  # keeping the word is always a reading (variants)
-            index = np.concatenate([[0], index])
+        # (lists, not arrays, until the end: a few readings each, and a call per word)
+        index = [k for k, score in enumerate(scores) if score < math.inf]
+        if not index or index[0]:  # keeping the word is always a reading (variants)
+            index.insert(0, 0)
         written = words
         if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
             modern = modernisations(o, words[1:])
             written = [o] + [o if m else w for w, m in zip(words[1:], modern, strict=True)]
+        meant = [words[k] for k in index]
         return _Readings(
-            words=[written[k] for k in index],
-            meant=[words[k] for k in index],
-            lower=[words[k].lower() for k in index],
-            scores=scores[index],
-            priced=np.asarray(priced)[index],
-            index=index,
+            words=meant if written is words else [written[k] for k in index],
+            meant=meant,
+            lower=[w.lower() for w in meant],
+            scores=np.array([scores[k] for k in index], dtype=float),
+            priced=np.array([priced[k] for k in index], dtype=bool),
+            index=np.array(index, dtype=np.intp),
             every=[w.lower() for w in words],
         )
 

@@ -1,0 +1,77 @@
+"""A correction keeps the garbage collector off the objects it finds (skocrcost._gc),
+and leaves the collector as it found it."""
+
+import gc
+
+import pytest
+
+from skocrcost._gc import existing_objects_frozen
+from skocrcost.correction._decoder import NoisyChannelDecoder
+from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
+
+
+@pytest.fixture(scope="module")
+def fixer():
+    return pretrained_corrector()
+
+
+@pytest.fixture
+def frozen_while_decoding(monkeypatch):
+    """The freeze count each decoder call saw."""
+    seen = []
+    decode = NoisyChannelDecoder.correct_lines
+
+    def spy(self, *args, **kwargs):
+        seen.append(gc.get_freeze_count())
+        return decode(self, *args, **kwargs)
+
+    monkeypatch.setattr(NoisyChannelDecoder, "correct_lines", spy)
+    return seen
+
+
+def test_a_correction_freezes_what_was_there_and_unfreezes_it(fixer, frozen_while_decoding):
+    lines = load_icdar2017_sample("lines")[0][:20]
+    gc.collect()
+    assert gc.get_freeze_count() == 0
+    before = len(gc.get_objects())
+    out = fixer.predict(lines)
+    fixer.correct(lines[0])
+    # Every object there before the call was set aside while it ran ...
+    assert len(frozen_while_decoding) == 2
+    assert all(n >= before for n in frozen_while_decoding)
+    # ... and is the collector's again after it, with what the call made.
+    assert gc.get_freeze_count() == 0
+    assert list(out) == list(fixer.predict(lines))
+
+
+def test_a_freeze_of_the_callers_own_is_left_alone(fixer, frozen_while_decoding):
+    gc.collect()
+    gc.freeze()
+    try:
+        held = gc.get_freeze_count()
+        fixer.correct("Tlie quick brown fox")
+        # Not unfrozen by the call (frozen objects that die leave the count) ...
+        assert gc.get_freeze_count() > held // 2
+        # ... nor frozen further: the objects made since the caller's freeze are not.
+        assert len(frozen_while_decoding) == 1 and frozen_while_decoding[0] <= held
+    finally:
+        gc.unfreeze()
+
+
+def test_a_disabled_collector_stays_disabled_and_unfrozen(fixer, frozen_while_decoding):
+    gc.disable()
+    try:
+        fixer.correct("Tlie quick brown fox")
+        assert not gc.isenabled()
+        assert frozen_while_decoding == [0]
+    finally:
+        gc.enable()
+
+
+def test_an_error_in_the_block_unfreezes():
+    gc.collect()
+    with pytest.raises(RuntimeError):
+        with existing_objects_frozen():
+            assert gc.get_freeze_count() > 0
+            raise RuntimeError("in the block")
+    assert gc.get_freeze_count() == 0
