@@ -1,7 +1,7 @@
 """How fast OCRCorrector corrects lines, side by side with symspellpy in the same process.
 
     cd benchmarks && PYTHONPATH=.. python correction_speed.py [--only NAME] [--max-train N]
-        [--n-test N] [--tuned] [--stream]
+        [--n-test N] [--tuned] [--stream] [--repeat 3]
 
 For each collection of ``cross_collection.py`` (its held-out lines and training
 part): the default ``OCRCorrector`` fitted on the training lines corrects the
@@ -11,12 +11,14 @@ symspellpy; in the ``benchmark`` extra) corrects the same lines token by token:
 each whitespace token's core, lower-cased, looked up with ``Verbosity.TOP`` up
 to edit distance 2 in a dictionary of the same lexicon with the training
 truth's word counts (lexicon words unseen there count 1), case transferred,
-punctuation kept.  Then a fresh fit corrects them again with one ``correct``
-call per line (cold), as a loop over a file's lines calls it.  With
-``--tuned``, also the corrector ``OCRCorrectorCV`` tunes on the training lines
-(its default grid).  Prints tokens per CPU second
-(``time.process_time``, one thread), the ratio to symspellpy's, and the WER
-each leaves.
+punctuation kept.  Then a copy of the fitted corrector, without its caches,
+corrects them again with one ``correct`` call per line (cold), as a loop over
+a file's lines calls it.  With ``--tuned``, also the corrector
+``OCRCorrectorCV`` tunes on the training lines (its default grid).  Each run is
+repeated ``--repeat`` times (default 3), the runs alternating, each cold run on
+a copy without caches.  Prints the tokens per CPU second of every run
+(``time.process_time``, one thread), then the best of each, its ratio to
+symspellpy's best, and the WER each leaves.
 
 ``--stream``: the shipped corrector (``pretrained_corrector()``, cold) over
 every OCR line of the newspapers and the periodicals (467,000 tokens; its
@@ -24,14 +26,15 @@ confidence of changes learned from its changes to the periodicals' training
 part, its language model and lexicon from neither), 500 lines per ``predict``
 call as ``skocrcost correct`` reads a file, and one ``correct`` call per line as
 a loop over a file's lines calls it, against symspellpy over the same lines:
-three runs of each, alternating, the best of each reported (a shared machine's
-load slows runs, never speeds them).
+``--repeat`` runs of each, alternating, the best of each reported (a shared
+machine's load slows runs, never speeds them).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import pickle
 import time
 from collections import Counter
 
@@ -123,12 +126,7 @@ def stream(batch=500, repeat=3):
         f"shipped, {batch} lines/call": ours,
         "shipped, correct(line)": per_line,
     }
-    for name, timings in runs.items():
-        print(f"stream       {name:24s} runs: " + ", ".join(f"{r:.0f}" for r, _ in timings))
-    peer = max(peers, key=lambda run: run[0])[0]
-    for name, timings in runs.items():
-        speed, fixed = max(timings, key=lambda run: run[0])
-        report("stream", name, speed, peer, truth, lines, fixed)
+    best("stream", runs, truth, lines)
 
 
 def main(argv=None):
@@ -138,9 +136,10 @@ def main(argv=None):
     parser.add_argument("--n-test", type=int, default=500)
     parser.add_argument("--tuned", action="store_true", help="also OCRCorrectorCV's corrector")
     parser.add_argument("--stream", action="store_true", help="only the stream run")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each, the best reported")
     args = parser.parse_args(argv)
     if args.stream:
-        return stream()
+        return stream(repeat=args.repeat)
     for name, (X, y, X_test, y_test) in collections(args.n_test).items():
         if args.only and name != args.only:
             continue
@@ -150,16 +149,28 @@ def main(argv=None):
             search = OCRCorrectorCV().fit(X, y)
             fixers[f"tuned {search.best_params_}"] = search.best_estimator_
         speller = symspell_corrector(fixers["OCRCorrector"].lexicon_, y)
-        peer, fixed = timed(each(speller), X_test)
-        report(name, "symspellpy", peer, peer, y_test, X_test, fixed)
-        for what, fixer in fixers.items():
-            for kind in ("cold", "warm"):
-                speed, fixed = timed(fixer.predict, X_test)
-                report(name, f"{what} ({kind})", speed, peer, y_test, X_test, fixed)
-        # One call per line, as a loop over a file's lines calls it: a fresh fit, cold.
-        fixer = OCRCorrector().fit(X, y)
-        speed, fixed = timed(each(fixer.correct), X_test)
-        report(name, "correct(line), cold", speed, peer, y_test, X_test, fixed)
+        runs = {"symspellpy": []}
+        for _ in range(args.repeat):  # alternating: the machine's load moves them all
+            runs["symspellpy"].append(timed(each(speller), X_test))
+            for what, fitted in fixers.items():
+                # A copy keeps no caches (they are not pickled): cold, as a new fit is.
+                fixer = pickle.loads(pickle.dumps(fitted))
+                for kind in ("cold", "warm"):
+                    runs.setdefault(f"{what} ({kind})", []).append(timed(fixer.predict, X_test))
+            # One call per line, as a loop over a file's lines calls it: cold.
+            fixer = pickle.loads(pickle.dumps(fixers["OCRCorrector"]))
+            runs.setdefault("correct(line), cold", []).append(timed(each(fixer.correct), X_test))
+        best(name, runs, y_test, X_test)
+
+
+def best(name, runs, truth, ocr):
+    """Print every run's speed, then the best of each against symspellpy's best."""
+    for what, timings in runs.items():
+        print(f"{name:12s} {what:24s} runs: " + ", ".join(f"{r:.0f}" for r, _ in timings))
+    peer = max(runs["symspellpy"], key=lambda run: run[0])[0]
+    for what, timings in runs.items():
+        speed, fixed = max(timings, key=lambda run: run[0])
+        report(name, what, speed, peer, truth, ocr, fixed)
 
 
 if __name__ == "__main__":

@@ -1,30 +1,43 @@
-"""The garbage collector kept off the objects a call finds already there."""
+"""The garbage collector kept off the objects a long call finds already there."""
 
 import contextlib
 import gc
 
+# Calls shorter than this are left alone: a full collection comes every few hundred
+# lines, and a loop of one call per line would pay the check below on every call.
+MIN_LINES = 100
+
+_holding = False  # this module's freeze is on (in a forked child: was, and stays)
+
 
 @contextlib.contextmanager
-def existing_objects_frozen():
+def existing_objects_frozen(n_lines):
     """Within the block, garbage collection looks only at objects made in it.
 
     A full collection walks every object the process holds, and importing
-    scikit-learn and SciPy alone leaves 90,000 of them (40 ms a walk).  A
-    correction fills its caches with new objects fast enough to set off a full
-    collection every few hundred lines, and those walks took a tenth of the time
-    of a first pass over new text.  What the block finds in the process was there
-    before the correction and outlives it; ``gc.freeze`` sets it aside and
-    ``gc.unfreeze`` puts it back (both move lists, never walk them), so garbage made
-    before the block is collected after it.
+    scikit-learn and SciPy alone leaves 90,000 of them (40-55 ms a walk).  A
+    first pass over new text fills the corrector's caches fast enough to set off
+    a full collection every few hundred lines: a tenth of the time on the
+    newspapers and the periodicals.  What the block finds in the process was there
+    before the correction and outlives it: ``gc.freeze`` sets it aside and
+    ``gc.unfreeze`` puts it back (both move lists, never walk them), so garbage
+    made before the block is collected after it.  Worker processes forked in the
+    block start with it set aside and keep it so: their collections never walk
+    (and copy) the pages they share with the parent.
 
-    Nothing is done where the collector is off, or where the process froze objects
-    of its own (a server before it forks): unfreezing would undo that.
+    Nothing is done for fewer than ``MIN_LINES`` lines, where the collector is off,
+    or where the process froze objects of its own (a server before it forks):
+    unfreezing would undo that.  (Telling so walks the frozen objects, about 10 ms
+    for the 90,000: paid by a call of ``MIN_LINES`` lines or more only.)
     """
-    if not gc.isenabled() or gc.get_freeze_count():
+    global _holding
+    if n_lines < MIN_LINES or _holding or not gc.isenabled() or gc.get_freeze_count():
         yield
         return
     gc.freeze()
+    _holding = True
     try:
         yield
     finally:
+        _holding = False
         gc.unfreeze()

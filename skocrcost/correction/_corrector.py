@@ -864,7 +864,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (see :meth:`correct`).
         """
         # (garbage collection skips what the process held before: _gc)
-        with existing_objects_frozen():
+        with existing_objects_frozen(len(lines)):
             return self._correct_lines_frozen(lines, record)
 
     def _correct_lines_frozen(self, lines, record):

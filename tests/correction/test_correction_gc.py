@@ -1,10 +1,11 @@
-"""A correction keeps the garbage collector off the objects it finds (skocrcost._gc),
-and leaves the collector as it found it."""
+"""A long correction keeps the garbage collector off the objects it finds
+(skocrcost._gc), and leaves the collector as it found it."""
 
 import gc
 
 import pytest
 
+from skocrcost import _gc
 from skocrcost._gc import existing_objects_frozen
 from skocrcost.correction._decoder import NoisyChannelDecoder
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
@@ -13,6 +14,11 @@ from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 @pytest.fixture(scope="module")
 def fixer():
     return pretrained_corrector()
+
+
+@pytest.fixture(scope="module")
+def lines():
+    return load_icdar2017_sample("lines")[0][: _gc.MIN_LINES]
 
 
 @pytest.fixture
@@ -29,27 +35,34 @@ def frozen_while_decoding(monkeypatch):
     return seen
 
 
-def test_a_correction_freezes_what_was_there_and_unfreezes_it(fixer, frozen_while_decoding):
-    lines = load_icdar2017_sample("lines")[0][:20]
+def test_a_long_correction_freezes_what_was_there_and_unfreezes_it(
+    fixer, lines, frozen_while_decoding
+):
     gc.collect()
     assert gc.get_freeze_count() == 0
     before = len(gc.get_objects())
     out = fixer.predict(lines)
-    fixer.correct(lines[0])
     # Every object there before the call was set aside while it ran ...
-    assert len(frozen_while_decoding) == 2
-    assert all(n >= before for n in frozen_while_decoding)
+    assert len(frozen_while_decoding) == 1 and frozen_while_decoding[0] >= before
     # ... and is the collector's again after it, with what the call made.
     assert gc.get_freeze_count() == 0
     assert list(out) == list(fixer.predict(lines))
+    assert not _gc._holding
 
 
-def test_a_freeze_of_the_callers_own_is_left_alone(fixer, frozen_while_decoding):
+def test_a_short_call_leaves_the_collector_alone(fixer, lines, frozen_while_decoding):
+    gc.collect()
+    fixer.correct("\n".join(lines[: _gc.MIN_LINES - 1]))
+    fixer.correct(lines[0])
+    assert frozen_while_decoding == [0, 0]
+
+
+def test_a_freeze_of_the_callers_own_is_left_alone(fixer, lines, frozen_while_decoding):
     gc.collect()
     gc.freeze()
     try:
         held = gc.get_freeze_count()
-        fixer.correct("Tlie quick brown fox")
+        fixer.predict(lines)
         # Not unfrozen by the call (frozen objects that die leave the count) ...
         assert gc.get_freeze_count() > held // 2
         # ... nor frozen further: the objects made since the caller's freeze are not.
@@ -58,20 +71,26 @@ def test_a_freeze_of_the_callers_own_is_left_alone(fixer, frozen_while_decoding)
         gc.unfreeze()
 
 
-def test_a_disabled_collector_stays_disabled_and_unfrozen(fixer, frozen_while_decoding):
+def test_a_disabled_collector_stays_disabled_and_unfrozen(fixer, lines, frozen_while_decoding):
     gc.disable()
     try:
-        fixer.correct("Tlie quick brown fox")
+        fixer.predict(lines)
         assert not gc.isenabled()
         assert frozen_while_decoding == [0]
     finally:
         gc.enable()
 
 
-def test_an_error_in_the_block_unfreezes():
+def test_nested_blocks_freeze_once_and_an_error_unfreezes():
     gc.collect()
     with pytest.raises(RuntimeError):
-        with existing_objects_frozen():
-            assert gc.get_freeze_count() > 0
+        with existing_objects_frozen(_gc.MIN_LINES):
+            frozen = gc.get_freeze_count()
+            assert frozen > 0
+            with existing_objects_frozen(_gc.MIN_LINES):  # (a predict inside fit_confidence)
+                [object() for _ in range(10)]
+                assert gc.get_freeze_count() == frozen
+            assert gc.get_freeze_count() == frozen
             raise RuntimeError("in the block")
     assert gc.get_freeze_count() == 0
+    assert not _gc._holding
