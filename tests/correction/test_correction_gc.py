@@ -26,9 +26,10 @@ def frozen_while_decoding(monkeypatch):
     """The freeze count each decoder call saw."""
     seen = []
     decode = NoisyChannelDecoder.correct_lines
+    count = gc.get_freeze_count  # (a test may refuse it to the code under test)
 
     def spy(self, *args, **kwargs):
-        seen.append(gc.get_freeze_count())
+        seen.append(count())
         return decode(self, *args, **kwargs)
 
     monkeypatch.setattr(NoisyChannelDecoder, "correct_lines", spy)
@@ -57,7 +58,10 @@ def test_a_short_call_leaves_the_collector_alone(fixer, lines, frozen_while_deco
     assert frozen_while_decoding == [0, 0]
 
 
-def test_a_freeze_of_the_callers_own_is_left_alone(fixer, lines, frozen_while_decoding):
+def test_a_freeze_of_the_callers_own_is_left_alone(
+    fixer, lines, frozen_while_decoding, monkeypatch
+):
+    monkeypatch.setattr(_gc, "_foreign", False)  # (this test's process: as found after it)
     gc.collect()
     gc.freeze()
     try:
@@ -67,8 +71,17 @@ def test_a_freeze_of_the_callers_own_is_left_alone(fixer, lines, frozen_while_de
         assert gc.get_freeze_count() > held // 2
         # ... nor frozen further: the objects made since the caller's freeze are not.
         assert len(frozen_while_decoding) == 1 and frozen_while_decoding[0] <= held
+        # Found once, the caller's freeze is not looked for again (a walk of it).
+        assert _gc._foreign
+        monkeypatch.setattr(gc, "get_freeze_count", _refuse)
+        fixer.predict(lines)
+        assert held // 2 < frozen_while_decoding[1] <= held
     finally:
         gc.unfreeze()
+
+
+def _refuse():
+    raise AssertionError("the frozen objects were counted again")
 
 
 def test_a_disabled_collector_stays_disabled_and_unfrozen(fixer, lines, frozen_while_decoding):
