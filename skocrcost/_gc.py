@@ -4,7 +4,9 @@ import contextlib
 import gc
 
 # Calls shorter than this are left alone: a full collection comes every few hundred
-# lines, and a loop of one call per line would pay the check below on every call.
+# lines, so a short call gains nothing, while freezing would move the young objects
+# made before it straight to the oldest generation (unfreeze puts everything there),
+# at every call of a loop of one call per line.
 MIN_LINES = 100
 
 _holding = False  # this module's freeze is on (in a forked child: was, and stays)
