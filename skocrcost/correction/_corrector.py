@@ -488,6 +488,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             a split or merged word and is left out
             (:func:`skocrcost.correction.training_words`).  The
             punctuation and case rules are learned from the tokens as they are.
+            Last, the candidates of the ``FREQUENT_WORDS`` (20,000) most frequent
+            words of the truth are searched, so that correcting new text searches
+            only its rarer words (this takes 1-2 s, and saved files keep them).
         y : sequence of str, or sequence of sequences of str
             The true lines, shaped like ``X``.
 
@@ -495,6 +498,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         -------
         self
         """
+        return self._fit(X, y)._search_frequent_words()
+
+    def _fit(self, X, y):
+        """:meth:`fit` without searching the frequent words' candidates (for the
+        correctors fitted inside a fit, which correct a few lines each)."""
         validate_params(self)
         for name in ("prior_weight", "reject_margin"):
             value = getattr(self, name)
@@ -576,11 +584,38 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         for name, value in parts.items():
             setattr(self, f"{name}_", value)
         self._caches_ = {}
+        # The most frequent words of the training truth, whose candidates fit searches.
+        self._frequent_words_ = seen[np.argsort(-log_prior[seen], kind="stable")][
+            : self.FREQUENT_WORDS
+        ]
+        self._word_candidates_ = None
         if confidence is not None:
             # this corrector's parts, read as the confidence learned them
             confidence.features = self._change_features(confidence.relative_noise)
         self.confidence_ = confidence
         return self
+
+    # Most tokens of any text are among the most frequent words of the training truth
+    # (its 20,000 most frequent hold 89-96% of the lexicon words of 500 new lines of
+    # each collection in benchmarks/): fit finds their candidates once, so that a first
+    # pass over new text searches only its rarer words, and worker processes share them.
+    FREQUENT_WORDS = 20_000
+
+    def _search_frequent_words(self):
+        """Find the candidates of the ``FREQUENT_WORDS`` most frequent training words as
+        the decoder with the fitted parameters does (``_word_candidates_``:
+        the decoder's search settings and ``{word: (candidates, costs)}``)."""
+        decoder = self._decoder()
+        words = [self.lexicon_[i] for i in self._frequent_words_]
+        decoder.candidates(words)
+        found = {w: decoder._cache[w] for w in words}
+        self._word_candidates_ = (self._search_settings(decoder), found)
+        return self
+
+    @staticmethod
+    def _search_settings(decoder):
+        """What a decoder's candidates depend on, other than the fitted indexes."""
+        return (decoder.n_candidates, decoder.max_cost, decoder.real_word_max_cost)
 
     # Lines of the training pairs held out to learn the confidence of changes: every
     # CONFIDENCE_EVERY-th block of CONFIDENCE_BLOCK lines (a block shares a document),
@@ -608,7 +643,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         rest = [i for i in range(n) if i not in chosen]
         sub = clone(self).set_params(min_confidence=None)
         try:
-            sub.fit([X_seq[i] for i in rest], [y_seq[i] for i in rest])
+            sub._fit([X_seq[i] for i in rest], [y_seq[i] for i in rest])
         except ValueError:  # nothing to learn from in the other lines
             return None
         confidence = sub._confidence_from([X_seq[i] for i in held], [y_seq[i] for i in held])
@@ -1020,13 +1055,16 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         # Candidates and language-model probabilities do not depend on the decoding
         # weights: every decoder of this fit shares them (per number of candidates and
         # the cost they are searched within).
-        searched = (decoder.n_candidates, decoder.max_cost, decoder.real_word_max_cost)
+        searched = self._search_settings(decoder)
+        found = getattr(self, "_word_candidates_", None)
+        if found is not None and found[0] == searched:
+            decoder._known_candidates = found[1]
         shared = caches.get(searched)
         if shared is None or (
             10 * len(shared[0]) > 9 * decoder.candidate_cache_size
             or 10 * len(shared[2]) > 9 * decoder.lm_cache_size
         ):  # none yet, or nearly full: start afresh rather than overflow in every call
-            shared = caches[searched] = ({}, {}, {})
+            shared = caches[searched] = (dict(decoder._known_candidates), {}, {})
         decoder._cache, decoder._variant_cache, decoder._lm_cache = shared
         # The context-free readings of words, and the words of tokens, depend on
         # parameters too: shared while these stay as they are.

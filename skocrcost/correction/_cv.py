@@ -146,7 +146,7 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         scores = np.zeros((len(settings), self.cv))
         bar = progress(self.cv * len(settings), "OCRCorrectorCV", not self.verbose, "setting")
         for k, (lo, hi) in enumerate(zip(edges, edges[1:])):
-            fold = clone(base).fit(X[:lo] + X[hi:], y[:lo] + y[hi:])
+            fold = clone(base)._fit(X[:lo] + X[hi:], y[:lo] + y[hi:])
             held = spread_blocks(range(lo, hi), self.max_lines, HELD_OUT_BLOCK)
             X_held, y_held = [X[i] for i in held], [y[i] for i in held]
             for s, setting in enumerate(settings):

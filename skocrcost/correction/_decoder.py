@@ -298,6 +298,9 @@ class NoisyChannelDecoder:
         # other parameters, so a corrector hands the same caches to each of its decoders.
         self._cache = {}
         self._variant_cache = {}
+        # Words whose candidates were found before (a corrector's most frequent words,
+        # found at fit): kept when the cache starts afresh.
+        self._known_candidates = {}
         self.candidate_cache_size = CANDIDATE_CACHE_SIZE  # entries; emptied when full
         self._wanted = set()  # the words whose candidates this call reads
         # (context, looked-up word, its number of readings) -> ln P_LM of its readings,
@@ -333,8 +336,8 @@ class NoisyChannelDecoder:
         if new and len(self._cache) + len(new) > self.candidate_cache_size:
             # Bounded memory on long texts: start afresh (new dicts, not cleared ones,
             # since other threads' decoders may be reading the shared ones).
-            self._cache, self._variant_cache = {}, {}
-            new = observed
+            self._cache, self._variant_cache = dict(self._known_candidates), {}
+            new = [o for o in observed if o not in self._cache]
         if not new:
             return
         found = {o: {} for o in new}

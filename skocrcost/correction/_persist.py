@@ -2,12 +2,14 @@
 
 Loading runs no code from the file: each part is rebuilt by its own class from
 plain data (lists, dicts, base64 arrays of a stated dtype), so a corrector file
-from an untrusted source can at worst be refused.  What can be recomputed from
-the rest (the lexicon's search indexes, the word prior) is recomputed.
+from an untrusted source can at worst be refused.  What can be recomputed fast
+from the rest (the lexicon's search indexes, the word prior) is recomputed; the
+candidates fit found for the most frequent words are stored, since searching
+them again takes seconds.
 
 Layout: ``{"skocrcost_corrector": FORMAT_VERSION, "params", "estimator", "lexicon",
 "prior_counts", "language_model", "spelling", "variants", "surface_rules",
-"confidence", ...}``; gzip-compressed when the path ends in ``.gz``.
+"confidence", "word_candidates", ...}``; gzip-compressed when the path ends in ``.gz``.
 """
 
 from __future__ import annotations
@@ -202,6 +204,49 @@ def _confidence_from_json(state):
     return confidence
 
 
+def _candidates_to_json(corrector):
+    """The candidates fit found for the most frequent words (``_word_candidates_``),
+    as arrays of lexicon indices: searching them again would make loading slow."""
+    found = corrector._word_candidates_
+    if found is None:
+        return None
+    settings, table = found
+    index = {w: i for i, w in enumerate(corrector.lexicon_)}
+    return {
+        "settings": encode(settings),
+        "words": encode(np.array([index[w] for w in table], dtype=np.int32)),
+        "counts": encode(np.array([len(c) for c, _ in table.values()], dtype=np.int32)),
+        "candidates": encode(
+            np.array([index[w] for c, _ in table.values() for w in c], dtype=np.int32)
+        ),
+        "costs": encode(np.concatenate([d for _, d in table.values()] or [np.zeros(0)])),
+    }
+
+
+def _candidates_from_json(state, lexicon, where):
+    """``_word_candidates_`` of :func:`_candidates_to_json`'s ``state``."""
+    settings = decode(state["settings"])
+    words, counts, candidates, costs = (
+        decode(state[name]) for name in ("words", "counts", "candidates", "costs")
+    )
+    n = len(lexicon)
+    if (
+        len(words) != len(counts)
+        or counts.sum() != len(candidates)
+        or len(costs) != len(candidates)
+        or (counts < 0).any()
+        or not ((0 <= words) & (words < n)).all()
+        or not ((0 <= candidates) & (candidates < n)).all()
+        or not (costs >= 0).all()
+    ):
+        raise ValueError(f"{where}: inconsistent candidates of frequent words")
+    ends = np.cumsum(counts).tolist()
+    table = {}
+    for w, lo, hi in zip(words.tolist(), [0, *ends], ends):
+        table[lexicon[w]] = ([lexicon[c] for c in candidates[lo:hi].tolist()], costs[lo:hi])
+    return tuple(settings), table
+
+
 # -- the corrector ---------------------------------------------------------------------------
 def corrector_to_json(corrector, english_words):
     """The fitted ``corrector`` as JSON-ready data (see the module docstring).
@@ -243,6 +288,7 @@ def corrector_to_json(corrector, english_words):
         "keep_old_spellings": corrector.keep_old_spellings_,
         "scale": corrector.scale_,
         "confidence": _confidence_to_json(corrector.confidence_),
+        "word_candidates": _candidates_to_json(corrector),
     }
 
 
@@ -319,6 +365,11 @@ def _corrector(cls, data, where, english_words):
         scale=float(data["scale"]),
         confidence=_confidence_from_json(data["confidence"]),
     )
+    found = data.get("word_candidates")  # files written before fit searched them: now
+    if found is not None:
+        corrector._word_candidates_ = _candidates_from_json(found, lexicon, where)
+    else:
+        corrector._search_frequent_words()
     return corrector
 
 
