@@ -7,8 +7,9 @@ The three collections of ``../shared/data``: ICDAR 2017 English monographs
 and ICDAR 2017 English periodicals (``icdar2017_engper``).  Each is cut into a
 training part and held-out lines by block (consecutive lines come from one
 document: every tenth block of ``BLOCK`` lines is held out; the periodicals'
-``dev`` part is their held-out part), so no held-out line shares a passage with
-a training line.  For each collection two runs, through the public one-call
+``dev`` part, the last 1,311 segments of their ``train`` file, is their held-out
+part, and their training part the segments before it), so no held-out line
+shares a passage with a training line.  For each collection two runs, through the public one-call
 path and its defaults::
 
     OCRCorrector().fit(ocr_lines, truth_lines).predict(held_out_ocr_lines)
@@ -82,7 +83,12 @@ def collections(n_test):
         )
     X, y = read_pairs(DATA / "icdar2017_engper" / "train.lines.tsv")
     Xt, yt = read_pairs(DATA / "icdar2017_engper" / "dev.lines.tsv")
-    out["periodicals"] = (X, y, Xt[:n_test], yt[:n_test])
+    # The dev part is also the train file's last segments: the training part stops
+    # before them, or a corrector would be tested on lines it was fitted on.
+    n = len(X) - len(Xt)
+    if (X[n:], y[n:]) != (Xt, yt):
+        raise ValueError("icdar2017_engper: dev.lines.tsv is not the end of train.lines.tsv")
+    out["periodicals"] = (X[:n], y[:n], Xt[:n_test], yt[:n_test])
     return out
 
 

@@ -264,7 +264,11 @@ def test_correct_fixes_words_and_keeps_everything_else(tmp_path, capsys):
     shipped = pretrained_corrector().predict(CORRECT_TEXT.split("\n"))
     assert capsys.readouterr().out == "\n".join(shipped)
     # Confident changes made, doubtful ones (a rare word from a digit) left alone.
-    assert shipped[0].startswith("The ") and " was of the " in shipped[0]
+    fixed, changes = pretrained_corrector().correct(CORRECT_TEXT, return_confidence=True)
+    assert fixed == "\n".join(shipped) and shipped[0].startswith("The ")
+    threshold = pretrained_corrector().min_confidence
+    assert all(c.applied == (c.confidence >= threshold) for c in changes)
+    assert {c.original for c in changes if not c.applied} >= {"1t", "c0w,", "Smyth"}
 
 
 def test_fit_corrector_then_correct_with_it(tmp_path, capsys):
