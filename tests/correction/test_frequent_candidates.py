@@ -1,14 +1,20 @@
 """fit finds the candidates of the training truth's most frequent words once: the
 decoder then searches only the other words, and corrects exactly as without them."""
 
+import gzip
 import json
 import pickle
+from importlib import resources
 
 import numpy as np
 import pytest
 
 from skocrcost import OCRCorrector, OCRCorrectorCV
-from skocrcost.datasets import load_icdar2017_sample
+from skocrcost.datasets import (
+    PRETRAINED_CORRECTORS,
+    load_icdar2017_sample,
+    pretrained_corrector,
+)
 from skocrcost.neighbors import EditDistanceNeighbors
 
 
@@ -155,3 +161,17 @@ def test_only_the_returned_corrector_searches_its_frequent_words(sample, monkeyp
     cv = OCRCorrectorCV(param_grid={"lm_weight": [0.5, 1.0]}, cv=2, max_lines=20)
     cv.fit(X[:200], y[:200])
     assert calls == [cv.best_estimator_]
+
+
+def test_the_shipped_file_holds_what_the_search_finds_today():
+    """A file keeps the candidates its fit found: the shipped one must be refitted
+    (scripts/make_pretrained_corrector.py) when the search changes."""
+    path = resources.files("skocrcost.datasets") / "data" / PRETRAINED_CORRECTORS["en-historical"]
+    with resources.as_file(path) as p, gzip.open(p, "rt", encoding="utf-8") as f:
+        assert json.load(f)["word_candidates"] is not None  # not searched at each load
+    shipped = pretrained_corrector()
+    settings, table = shipped._word_candidates_
+    fresh = without_table(shipped)._decoder()
+    assert settings == OCRCorrector._search_settings(fresh) and len(table) > 5000
+    fresh.candidates(list(table))
+    same_table(table, {w: fresh._cache[w] for w in table})
