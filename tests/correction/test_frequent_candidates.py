@@ -43,9 +43,14 @@ def searched(monkeypatch):
     return asked
 
 
+def cold(corrector):
+    """A copy of ``corrector`` without its caches (they are not pickled)."""
+    return pickle.loads(pickle.dumps(corrector))
+
+
 def without_table(corrector):
-    """A copy of ``corrector`` that never found its frequent words' candidates."""
-    copy = pickle.loads(pickle.dumps(corrector))
+    """A cold copy of ``corrector`` that never found its frequent words' candidates."""
+    copy = cold(corrector)
     copy._word_candidates_ = None
     return copy
 
@@ -77,7 +82,7 @@ def test_a_first_pass_searches_only_words_outside_the_table(fitted, sample, sear
     want = without_table(fitted).predict(lines)
     n_without = len(searched)
     searched.clear()
-    got = pickle.loads(pickle.dumps(fitted)).predict(lines)  # cold: no caches
+    got = cold(fitted).predict(lines)
     assert list(got) == list(want)
     table = fitted._word_candidates_[1]
     assert searched and not set(searched) & set(table)
@@ -90,24 +95,23 @@ def test_per_line_corrections_and_their_confidences_are_unchanged(fitted, sample
     assert fitted.correct(text, return_confidence=True) == without_table(fitted).correct(
         text, return_confidence=True
     )
-    cold = pickle.loads(pickle.dumps(fitted))
-    plain = without_table(fitted)
-    assert [cold.correct(x) for x in X[1600:1650]] == [plain.correct(x) for x in X[1600:1650]]
+    copy, plain = cold(fitted), without_table(fitted)
+    assert [copy.correct(x) for x in X[1600:1650]] == [plain.correct(x) for x in X[1600:1650]]
 
 
 def test_other_search_settings_search_afresh(fitted, sample, searched):
     X, _ = sample
     lines = X[1200:1300]
-    other = pickle.loads(pickle.dumps(fitted)).set_params(n_candidates=7)
+    other = cold(fitted).set_params(n_candidates=7)
     want = without_table(fitted).set_params(n_candidates=7).predict(lines)
     assert list(other.predict(lines)) == list(want)
     assert set(searched) & set(fitted._word_candidates_[1])  # the table was not read
 
 
 def test_the_table_outlives_a_cache_that_starts_afresh(fitted, searched):
-    cold = pickle.loads(pickle.dumps(fitted))
-    decoder = cold._decoder()
-    table = cold._word_candidates_[1]
+    copy = cold(fitted)
+    decoder = copy._decoder()
+    table = copy._word_candidates_[1]
     assert decoder._known_candidates is table
     decoder.candidate_cache_size = len(table) + 5
     rare = ["qzxv", "wrrong", "tbeir", "Englaud", "hoase", "plcase"]
