@@ -1131,11 +1131,19 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if "neighbors_" in state:
             state.setdefault("confidence_", None)
             state.setdefault("keep_old_spellings_", True)
+        found = state.get("_word_candidates_")
+        if found is not None and not isinstance(found[1], dict):  # packed by __getstate__
+            table = _persist.unpack_candidates(found[1], state["lexicon_"], "pickled corrector")
+            state["_word_candidates_"] = (found[0], table)
         super().__setstate__(state)
 
     def __getstate__(self):
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # (a copy: it may be the object's __dict__)
         state.pop("_caches_", None)  # rebuilt on use
+        found = state.get("_word_candidates_")
+        if found is not None:  # four arrays, not two per word (see pack_candidates)
+            packed = _persist.pack_candidates(found[1], self.lexicon_)
+            state["_word_candidates_"] = (found[0], packed)
         return state
 
     def _word_priors(self):

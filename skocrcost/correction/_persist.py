@@ -211,24 +211,43 @@ def _candidates_to_json(corrector):
     if found is None:
         return None
     settings, table = found
-    index = {w: i for i, w in enumerate(corrector.lexicon_)}
-    return {
-        "settings": encode(settings),
-        "words": encode(np.array([index[w] for w in table], dtype=np.int32)),
-        "counts": encode(np.array([len(c) for c, _ in table.values()], dtype=np.int32)),
-        "candidates": encode(
-            np.array([index[w] for c, _ in table.values() for w in c], dtype=np.int32)
-        ),
-        "costs": encode(np.concatenate([d for _, d in table.values()] or [np.zeros(0)])),
+    arrays = pack_candidates(table, corrector.lexicon_)
+    return {"settings": encode(settings)} | {
+        name: encode(array) for name, array in zip(PACKED, arrays, strict=True)
     }
 
 
 def _candidates_from_json(state, lexicon, where):
     """``_word_candidates_`` of :func:`_candidates_to_json`'s ``state``."""
-    settings = decode(state["settings"])
-    words, counts, candidates, costs = (
-        decode(state[name]) for name in ("words", "counts", "candidates", "costs")
+    arrays = [decode(state[name]) for name in PACKED]
+    return tuple(decode(state["settings"])), unpack_candidates(arrays, lexicon, where)
+
+
+# The arrays of a packed candidates table.
+PACKED = ("words", "counts", "candidates", "costs")
+
+
+def pack_candidates(table, lexicon):
+    """A table ``{word: (candidates, costs)}`` of lexicon words as four flat arrays
+    (:data:`PACKED`): the words and their candidates as int32 lexicon indices, the
+    number of candidates of each word, and all costs (float64), in the table's order.
+
+    Files store it so; so do pickles, where two small arrays per word would be
+    20,000 out-of-band buffers (each one a frame of a Dask message).
+    """
+    index = {w: i for i, w in enumerate(lexicon)}
+    return (
+        np.array([index[w] for w in table], dtype=np.int32),
+        np.array([len(c) for c, _ in table.values()], dtype=np.int32),
+        np.array([index[w] for c, _ in table.values() for w in c], dtype=np.int32),
+        np.concatenate([d for _, d in table.values()] or [np.zeros(0)]),
     )
+
+
+def unpack_candidates(arrays, lexicon, where):
+    """The table :func:`pack_candidates` packed; ValueError naming ``where`` for
+    arrays that do not describe one over ``lexicon``."""
+    words, counts, candidates, costs = arrays
     n = len(lexicon)
     if (
         len(words) != len(counts)
@@ -244,7 +263,7 @@ def _candidates_from_json(state, lexicon, where):
     table = {}
     for w, lo, hi in zip(words.tolist(), [0, *ends], ends):
         table[lexicon[w]] = ([lexicon[c] for c in candidates[lo:hi].tolist()], costs[lo:hi])
-    return tuple(settings), table
+    return table
 
 
 # -- the corrector ---------------------------------------------------------------------------

@@ -13,13 +13,12 @@ import numpy as np
 from scipy.special import expit
 
 from .._kernels import tree_sums
-from ._cached import LeavesCachesOut
 
 # The node fields prediction reads (sklearn's PREDICTOR_RECORD_DTYPE has more).
 FIELDS = ("value", "feature_idx", "num_threshold", "missing_go_to_left", "left", "right", "is_leaf")
 
 
-class BoostedTrees(LeavesCachesOut):
+class BoostedTrees:
     """A binary classifier's trees: ``P(class 1) = expit(baseline + sum of leaf values)``.
 
     Parameters
@@ -29,8 +28,6 @@ class BoostedTrees(LeavesCachesOut):
     trees : list of dict
         One dict of arrays per tree, keyed by :data:`FIELDS` (node ``i``'s fields at ``[i]``).
     """
-
-    _CACHES = ("_flat",)  # derived from the trees
 
     def __init__(self, baseline, trees):
         self.baseline = float(baseline)
@@ -44,6 +41,31 @@ class BoostedTrees(LeavesCachesOut):
         nodes = [predictors[0].nodes for predictors in model._predictors]
         trees = [{name: np.ascontiguousarray(n[name]) for name in FIELDS} for n in nodes]
         return cls(model._baseline_prediction.item(), trees)
+
+    def __getstate__(self):
+        # Each field of all trees in one array: a pickle then holds a handful of
+        # out-of-band buffers (each one a frame of a Dask message), not seven per
+        # tree.  (The walk's tables, _flat, are derived: left out.)
+        sizes = np.array([len(t["value"]) for t in self.trees], dtype=np.intp)
+        fields = {
+            name: np.concatenate([t[name] for t in self.trees]) if self.trees else None
+            for name in FIELDS
+        }
+        return {"baseline": self.baseline, "sizes": sizes, "fields": fields}
+
+    def __setstate__(self, state):
+        if "fields" not in state:  # pickled with one array per tree and field
+            self.__dict__.update(state)
+            return
+        cuts = np.cumsum(state["sizes"])[:-1]
+        fields = {
+            name: [] if joined is None else np.split(joined, cuts)
+            for name, joined in state["fields"].items()
+        }
+        self.baseline = state["baseline"]
+        self.trees = [
+            {name: fields[name][i] for name in FIELDS} for i in range(len(state["sizes"]))
+        ]
 
     def _walk_tables(self):
         """Every tree's nodes in one array per field, node ids offset by tree, as

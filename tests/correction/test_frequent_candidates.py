@@ -135,6 +135,22 @@ def test_saved_files_keep_the_table_and_old_files_find_it_again(fitted, tmp_path
     same_table(old._word_candidates_[1], fitted._word_candidates_[1])
 
 
+def test_pickles_hold_the_table_in_a_few_arrays(fitted, sample):
+    # Two arrays per word would be thousands of out-of-band buffers: Dask sends each
+    # as a frame, which made sending a corrector to its workers take a second.
+    X, _ = sample
+    expected = fitted.predict(X[1200:1300]).tolist()
+    buffers = []
+    data = pickle.dumps(fitted, protocol=5, buffer_callback=buffers.append)
+    assert len(buffers) < 200 < 2 * len(fitted._word_candidates_[1])
+    # Pickling leaves the corrector as it was (its table and its caches).
+    assert isinstance(fitted._word_candidates_[1], dict) and fitted._caches_
+    back = pickle.loads(data, buffers=buffers)
+    assert back._word_candidates_[0] == fitted._word_candidates_[0]
+    same_table(back._word_candidates_[1], fitted._word_candidates_[1])
+    assert back.predict(X[1200:1300]).tolist() == expected
+
+
 def test_an_inconsistent_table_is_refused(fitted, tmp_path):
     path = tmp_path / "c.json"
     fitted.save(path)

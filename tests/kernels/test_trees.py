@@ -1,5 +1,7 @@
 """The compiled sums of boosted trees against their numpy twin and the classifier."""
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -41,6 +43,28 @@ def test_tree_sums_equal_their_twin_and_the_classifier(forest):
     np.testing.assert_array_equal(got, _trees_py.tree_sums(rows, *tables, trees.baseline))
     if len(rows):  # bit for bit the classifier's raw sums
         np.testing.assert_array_equal(got, model.decision_function(rows))
+
+
+@settings(max_examples=20, deadline=None)
+@given(forests())
+def test_trees_pickle_as_a_few_arrays_and_predict_the_same(forest):
+    model, rows = forest
+    trees = BoostedTrees.from_classifier(model)
+    trees.predict_proba(rows)  # (its walk's tables are derived: not pickled)
+    buffers = []
+    data = pickle.dumps(trees, protocol=5, buffer_callback=buffers.append)
+    assert len(buffers) <= 1 + len(trees.trees[0])  # the sizes, and one array per field
+    back = pickle.loads(data, buffers=buffers)
+    assert "_flat" not in vars(back) and back.baseline == trees.baseline
+    assert len(back.trees) == len(trees.trees)
+    for old, new in zip(trees.trees, back.trees, strict=True):
+        assert list(new) == list(old)
+        for name in old:
+            assert new[name].dtype == old[name].dtype
+            np.testing.assert_array_equal(new[name], old[name])
+    np.testing.assert_array_equal(back.predict_proba(rows), trees.predict_proba(rows))
+    empty = pickle.loads(pickle.dumps(BoostedTrees(0.25, [])))
+    assert empty.trees == [] and empty.baseline == 0.25
 
 
 def test_no_trees_sum_to_the_baseline():
