@@ -15,7 +15,10 @@ from the start when more are asked for, corrected by the shipped corrector
   ``--n-jobs --workers`` (processes sharing its batches of 500 lines; the time
   includes starting the command and loading the corrector);
 * ``skocrcost.dask.correct`` on a ``LocalCluster`` of 1 and of ``--workers``
-  single-threaded worker processes, the corrector sent once per worker.
+  single-threaded worker processes, the corrector sent once per worker, in the
+  default blocks of ``skocrcost.dask.DEFAULT_BLOCK_SIZE`` lines; each run in a
+  fresh process, as a user's script would call it (the client and scheduler run
+  in the calling process, and this one holds the other runs' output).
 
 Each run is repeated ``--repeat`` times (default 3), the runs alternating; prints
 the times of all and, for the best of each, wall-clock seconds, tokens per
@@ -43,6 +46,7 @@ from pathlib import Path
 
 from _pairs import read_pairs
 
+from skocrcost.dask import DEFAULT_BLOCK_SIZE
 from skocrcost.datasets import pretrained_corrector
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
@@ -72,13 +76,39 @@ def timed(run):
     return time.perf_counter() - t0, list(out)
 
 
+def dask_run(workers, text, block_size):
+    """``skocrcost.dask.correct`` of the lines of ``text`` on a fresh ``LocalCluster``
+    of ``workers`` single-threaded processes: prints the seconds, then the lines.
+    Timed from the call on a started cluster: the corrector's trip to the workers
+    counts, starting the cluster does not."""
+    from dask.distributed import Client, LocalCluster
+
+    from skocrcost.dask import correct
+
+    lines = text.read_bytes().decode("utf-8").split("\n")  # (no newline translation)
+    with LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.CRITICAL
+    ) as cluster:
+        with Client(cluster):
+            fixer = pretrained_corrector().set_params(n_jobs=1)
+            seconds, out = timed(lambda: correct(lines, fixer, block_size=block_size).compute())
+    sys.stdout.buffer.write("\n".join([str(seconds), *out]).encode("utf-8"))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tokens", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--block-size", type=int, default=2000, help="lines per Dask block")
+    parser.add_argument(
+        "--block-size", type=int, default=DEFAULT_BLOCK_SIZE, help="lines per Dask block"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, the best reported")
+    parser.add_argument(
+        "--dask-run", nargs=2, metavar=("WORKERS", "FILE"), help=argparse.SUPPRESS
+    )  # (one Dask run, called by the benchmark: prints its seconds, then the lines)
     args = parser.parse_args(argv)
+    if args.dask_run:
+        return dask_run(int(args.dask_run[0]), Path(args.dask_run[1]), args.block_size)
     lines, n = corpus(args.tokens)
     print(f"{len(lines)} lines, {n} tokens")
     runs = {}  # name -> a function returning (seconds, the corrected lines)
@@ -99,19 +129,14 @@ def main(argv=None):
             lambda: subprocess.run(c, check=True, capture_output=True, text=True).stdout.split("\n")
         )
 
-    from dask.distributed import Client, LocalCluster
-
-    from skocrcost.dask import correct
-
     def on_dask(workers):
-        # Timed from the call on a started cluster: the corrector's trip to the
-        # workers counts, starting the cluster does not.
-        with LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.CRITICAL
-        ) as cluster:
-            with Client(cluster):
-                fixer = pretrained_corrector().set_params(n_jobs=1)
-                return timed(lambda: correct(lines, fixer, block_size=args.block_size).compute())
+        # In a process of its own, as the command runs: the client and scheduler run
+        # in the calling process, and this one holds every run's output by now.
+        command = [sys.executable, __file__, "--dask-run", str(workers), str(text)]
+        command += ["--block-size", str(args.block_size)]
+        done = subprocess.run(command, check=True, capture_output=True).stdout.decode("utf-8")
+        seconds, _, out = done.partition("\n")
+        return float(seconds), out.split("\n")
 
     for workers in sorted({1, args.workers}):
         runs[f"dask, {workers} worker(s)"] = lambda w=workers: on_dask(w)
