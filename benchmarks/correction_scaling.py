@@ -46,7 +46,7 @@ from pathlib import Path
 
 from _pairs import read_pairs
 
-from skocrcost.dask import DEFAULT_BLOCK_SIZE
+from skocrcost.dask import DEFAULT_BLOCK_SIZE, correct
 from skocrcost.datasets import pretrained_corrector
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
@@ -82,8 +82,6 @@ def dask_run(workers, text, block_size):
     Timed from the call on a started cluster: the corrector's trip to the workers
     counts, starting the cluster does not."""
     from dask.distributed import Client, LocalCluster
-
-    from skocrcost.dask import correct
 
     lines = text.read_bytes().decode("utf-8").split("\n")  # (no newline translation)
     with LocalCluster(
