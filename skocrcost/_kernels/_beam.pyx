@@ -17,17 +17,21 @@ reading).  ``_beam_py.py`` is its pure-Python twin: the tests hold them equal.
 The language model's probabilities are those of ``KatzBackoffLM._log_prob``
 (``skocrcost/lm.py``), read from the same arrays (``KatzTables``) with the same
 operations in the same order: a context's index at each order is found once
-per hypothesis, then each reading's n-gram by binary search.
+per hypothesis, then each reading's n-gram by binary search.  Each search runs
+over the keys that share the key's context (``key_start``, ``ctx_start``: a
+context has a few followers, a table has millions of keys), which finds what a
+search of the whole table finds, in a few steps and cache lines instead of ~20.
 """
 
 import numpy as np
 
 from libc.math cimport INFINITY, log
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, qsort
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
 from cython.parallel cimport parallel, prange
 
-from skocrcost._kernels._lexicon_index cimport Hit, hit_cmp
+from skocrcost._kernels._lexicon_index cimport Hit
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
@@ -39,14 +43,15 @@ cdef int64_t C_NEVER = -3
 
 cdef struct Level:
     const int64_t *context_keys
-    int64_t n_context_keys
     const int64_t *total
     const double *discount
     const double *alpha
     const double *rest
     const int64_t *keys
-    int64_t n_keys
     const int64_t *counts
+    const int64_t *key_start  # context c's keys: key_start[c]:key_start[c + 1]
+    const int64_t *ctx_start  # the contexts after context i of the order below:
+                              # context_keys[ctx_start[i]:ctx_start[i + 1]]
 
 
 cdef class KatzTables:
@@ -55,6 +60,7 @@ cdef class KatzTables:
 
     cdef list arrays
     cdef Level *levels
+    cdef const int64_t *first_ctx  # each word id's context index among the bigrams', or -1
     cdef readonly int n_levels
     cdef readonly int64_t w1
 
@@ -65,8 +71,9 @@ cdef class KatzTables:
         self.levels = <Level *> malloc(max(1, self.n_levels) * sizeof(Level))
         if self.levels == NULL:
             raise MemoryError()
-        cdef const int64_t[::1] ck, tot, keys, counts
+        cdef const int64_t[::1] ck, tot, keys, counts, key_start, ctx_start
         cdef const double[::1] disc, alpha, rest
+        cdef int64_t n_below = 1  # the unigrams' one context (the empty one)
         for j, (a_ck, a_tot, a_disc, a_alpha, a_rest, a_keys, a_counts) in enumerate(levels):
             ck = np.ascontiguousarray(a_ck, dtype=np.int64)
             tot = np.ascontiguousarray(a_tot, dtype=np.int64)
@@ -75,16 +82,33 @@ cdef class KatzTables:
             rest = np.ascontiguousarray(a_rest, dtype=np.float64)
             keys = np.ascontiguousarray(a_keys, dtype=np.int64)
             counts = np.ascontiguousarray(a_counts, dtype=np.int64)
-            self.arrays.append((ck, tot, disc, alpha, rest, keys, counts))  # kept alive
+            # Keys are context * w1 + word, sorted: each context's keys are contiguous.
+            key_start = np.searchsorted(
+                keys, np.arange(max(ck.shape[0], 1) + 1, dtype=np.int64) * self.w1
+            ).astype(np.int64)
+            ctx_start = np.searchsorted(
+                ck, np.arange(n_below + 1, dtype=np.int64) * self.w1
+            ).astype(np.int64)
+            n_below = ck.shape[0]
+            self.arrays.append((ck, tot, disc, alpha, rest, keys, counts, key_start,
+                                ctx_start))  # kept alive
             self.levels[j].context_keys = &ck[0] if ck.shape[0] else NULL
-            self.levels[j].n_context_keys = ck.shape[0]
             self.levels[j].total = &tot[0] if tot.shape[0] else NULL
             self.levels[j].discount = &disc[0] if disc.shape[0] else NULL
             self.levels[j].alpha = &alpha[0] if alpha.shape[0] else NULL
             self.levels[j].rest = &rest[0] if rest.shape[0] else NULL
             self.levels[j].keys = &keys[0] if keys.shape[0] else NULL
-            self.levels[j].n_keys = keys.shape[0]
             self.levels[j].counts = &counts[0] if counts.shape[0] else NULL
+            self.levels[j].key_start = &key_start[0]
+            self.levels[j].ctx_start = &ctx_start[0]
+        # A one-word context is read by the word's id, not searched for.
+        first = np.full(self.w1, -1, dtype=np.int64)
+        if self.n_levels > 1:
+            ck1 = self.arrays[1][0]
+            first[np.asarray(ck1)] = np.arange(ck1.shape[0], dtype=np.int64)
+        cdef const int64_t[::1] first_v = first
+        self.arrays.append(first)
+        self.first_ctx = &first_v[0]
 
     def __dealloc__(self):
         free(self.levels)
@@ -101,90 +125,105 @@ cdef class KatzTables:
                              f"({histories.shape[0]}, {histories.shape[1]})")
         out = np.empty(n, dtype=np.float64)
         cdef double[::1] out_v = out
-        cdef int64_t *ctx = <int64_t *> calloc(self.n_levels + 1, sizeof(int64_t))
-        cdef bint *found = <bint *> calloc(self.n_levels + 1, sizeof(bint))
+        cdef Context *ctx = <Context *> calloc(self.n_levels + 1, sizeof(Context))
         try:
-            if ctx == NULL or found == NULL:
+            if ctx == NULL:
                 raise MemoryError()
             for i in range(n):
                 if m:
-                    context_index(self.levels, self.n_levels, self.w1, &histories[i, 0], m,
-                                  ctx, found)
-                out_v[i] = probability(self.levels, self.n_levels, self.w1, words[i], ctx,
-                                       found)
+                    context_index(self.levels, self.first_ctx, self.n_levels, self.w1,
+                                  &histories[i, 0], m, ctx)
+                out_v[i] = probability(self.levels, self.n_levels, self.w1, words[i], ctx)
         finally:
             free(ctx)
-            free(found)
         return out
 
 
-cdef inline int64_t find(const int64_t *keys, int64_t n, int64_t key, bint *hit) noexcept nogil:
-    """``lm._find``: the first position of ``key`` or after, at most n - 1, and a hit."""
-    cdef int64_t lo = 0, hi = n, mid
-    if n == 0:
-        hit[0] = False
-        return 0
+cdef inline int64_t find(const int64_t *keys, int64_t lo, int64_t hi, int64_t key,
+                         bint *hit) noexcept nogil:
+    """``lm._find`` within ``keys[lo:hi]``, the keys of ``key``'s context: where
+    ``key`` is, and whether it is there (a miss's position is never read)."""
+    cdef int64_t end = hi, mid
     while lo < hi:
         mid = (lo + hi) >> 1
         if keys[mid] < key:
             lo = mid + 1
         else:
             hi = mid
-    if lo > n - 1:
-        lo = n - 1
-    hit[0] = keys[lo] == key
+    hit[0] = lo < end and keys[lo] == key
     return lo
 
 
-cdef void context_index(const Level *levels, int n_levels, int64_t w1, const int64_t *hist,
-                        int m, int64_t *ctx, bint *found) noexcept nogil:
-    """``lm._context_index`` for orders 2..n_levels of one history of ``m`` ids."""
+# A history's context at one order, and what each word's probability reads of it
+# (read once per history, not once per word).
+cdef struct Context:
+    bint found
+    int64_t c          # its index among the contexts of the order
+    int64_t lo, hi     # its n-grams: keys[lo:hi]
+    double total, discount, alpha, rest
+
+
+cdef void context_index(const Level *levels, const int64_t *first_ctx, int n_levels, int64_t w1,
+                        const int64_t *hist, int m, Context *ctx) noexcept nogil:
+    """``lm._context_index`` for orders 2..n_levels of one history of ``m`` ids,
+    with each found context's statistics."""
     cdef int k, j
     cdef int64_t idx, token, pos
     cdef bint ok, hit
+    cdef const Level *level
     for k in range(2, n_levels + 1):
         idx = 0
         ok = True
         for j in range(k - 1):
             token = hist[m - (k - 1) + j]
             ok = ok and token >= 0
-            pos = find(levels[j + 1].context_keys, levels[j + 1].n_context_keys,
-                       idx * w1 + (token if token > 0 else 0), &hit)
+            if j == 0:
+                pos = first_ctx[token if token > 0 else 0]
+                hit = pos >= 0
+            else:
+                pos = find(levels[j + 1].context_keys, levels[j + 1].ctx_start[idx],
+                           levels[j + 1].ctx_start[idx + 1],
+                           idx * w1 + (token if token > 0 else 0), &hit)
             ok = ok and hit
             idx = pos if ok else 0
-        ctx[k] = idx
-        found[k] = ok
+        ctx[k].c = idx
+        ctx[k].found = ok
+        if ok:
+            level = &levels[k - 1]
+            ctx[k].lo = level.key_start[idx]
+            ctx[k].hi = level.key_start[idx + 1]
+            ctx[k].total = <double> level.total[idx]
+            ctx[k].discount = level.discount[idx]
+            ctx[k].alpha = level.alpha[idx]
+            ctx[k].rest = level.rest[idx]
 
 
 cdef double probability(const Level *levels, int n_levels, int64_t w1, int64_t w,
-                        const int64_t *ctx, const bint *found) noexcept nogil:
+                        const Context *ctx) noexcept nogil:
     """The probability ``lm._log_prob`` takes the log of, of word id ``w`` (-1
     unknown, NEVER: 0), in the same operations: the same double."""
     cdef int k
-    cdef int64_t wid = w if w > 0 else 0, c, pos
+    cdef int64_t wid = w if w > 0 else 0, pos
     cdef bint seen
-    cdef double p, alpha
+    cdef double p
     if w == C_NEVER:
         return 0.0
     p = (1.0 if w < 0 else <double> levels[0].counts[wid]) / <double> levels[0].total[0]
     for k in range(2, n_levels + 1):
-        if not found[k]:
+        if not ctx[k].found:
             continue
-        c = ctx[k]
-        pos = find(levels[k - 1].keys, levels[k - 1].n_keys, c * w1 + wid, &seen)
+        pos = find(levels[k - 1].keys, ctx[k].lo, ctx[k].hi, ctx[k].c * w1 + wid, &seen)
         if seen and w >= 0:
-            p = (<double> levels[k - 1].counts[pos] - levels[k - 1].discount[c]) / (
-                <double> levels[k - 1].total[c])
+            p = (<double> levels[k - 1].counts[pos] - ctx[k].discount) / ctx[k].total
         else:
-            alpha = levels[k - 1].alpha[c]
-            p = alpha * p / levels[k - 1].rest[c] if alpha > 0 else 0.0
+            p = ctx[k].alpha * p / ctx[k].rest if ctx[k].alpha > 0 else 0.0
     return p
 
 
 cdef inline double log_prob(const Level *levels, int n_levels, int64_t w1, int64_t w,
-                            const int64_t *ctx, const bint *found) noexcept nogil:
+                            const Context *ctx) noexcept nogil:
     """``lm._log_prob`` of word id ``w`` (-1 unknown, NEVER: -inf)."""
-    return log(probability(levels, n_levels, w1, w, ctx, found))
+    return log(probability(levels, n_levels, w1, w, ctx))
 
 
 cdef struct Offer:
@@ -215,8 +254,7 @@ cdef struct Work:
     Hit *ranked  # a hypothesis's readings: total score, reading
     double *lm
     int64_t *hist
-    int64_t *level_ctx
-    bint *level_found
+    Context *level_ctx
     # The links: the reading chosen at a step, after the links of the hypothesis before.
     int64_t *node_parent
     int64_t *node_step
@@ -255,8 +293,8 @@ cdef void offer(Work *w, int64_t *n, double score, int64_t hyp, int64_t reading,
 
 
 cdef int64_t search_line(
-    const Level *levels, int n_levels, int64_t w1, int m_lm, double coef, bint use_lm,
-    const int64_t *word_ctx, const int64_t *word_pred,
+    const Level *levels, const int64_t *first_ctx, int n_levels, int64_t w1, int m_lm,
+    double coef, bint use_lm, const int64_t *word_ctx, const int64_t *word_pred,
     const int64_t *r_start, const int64_t *r_word, const double *r_score,
     const uint8_t *r_priced, const int64_t *v_start, const double *v_cost,
     const double *v_offset, const double *v_rec,
@@ -270,6 +308,7 @@ cdef int64_t search_line(
     cdef int64_t step, word, n_rank, v0
     cdef double base, t, best, lm_k
     cdef Offer *o
+    cdef Offer spare  # keep_cheapest's room for one item (an Offer or a Hit)
     cdef double *swap_d
     cdef int64_t *swap_i
     # The start: m start symbols, no link.
@@ -301,7 +340,7 @@ cdef int64_t search_line(
             for h in range(n_hyps):
                 if use_lm:
                     _history(w.ctx + h * m, m, w.hist, m_lm)
-                    context_index(levels, n_levels, w1, w.hist, m_lm, w.level_ctx, w.level_found)
+                    context_index(levels, first_ctx, n_levels, w1, w.hist, m_lm, w.level_ctx)
                 base = w.score[h]
                 for k in range(nr):
                     # (keeping the word: its recurrences in this call make it cheaper)
@@ -309,7 +348,7 @@ cdef int64_t search_line(
                     lm_k = 0.0
                     if use_lm and r_priced[r0 + k]:
                         lm_k = coef * log_prob(levels, n_levels, w1, word_pred[r_word[r0 + k]],
-                                               w.level_ctx, w.level_found)
+                                               w.level_ctx)
                         t = t + lm_k
                     w.lm[k] = lm_k
                     w.ranked[k].d = t
@@ -325,15 +364,14 @@ cdef int64_t search_line(
                         w.ranked[0].d = t
                 n_rank = nr
                 if nr > beam:  # only a hypothesis's beam cheapest readings can survive
-                    qsort(w.ranked, nr, sizeof(Hit), hit_cmp)
-                    n_rank = beam
+                    n_rank = keep_cheapest(<char *> w.ranked, nr, sizeof(Hit), beam,
+                                           <char *> &spare)
                 for j in range(n_rank):
                     k = w.ranked[j].i
                     offer(w, &n_offers, w.ranked[j].d, h, k, w.group[h],
                           r_word[r0 + k] if m else 0)
         # The beam cheapest states survive.
-        qsort(w.offers, n_offers, sizeof(Offer), hit_cmp)  # an Offer starts with its Hit
-        n_keep = n_offers if n_offers < beam else beam
+        n_keep = keep_cheapest(<char *> w.offers, n_offers, sizeof(Offer), beam, <char *> &spare)
         for j in range(n_keep):
             o = &w.offers[j]
             h = o.hyp
@@ -366,6 +404,32 @@ cdef int64_t search_line(
         chosen[w.node_step[k]] = w.node_reading[k]
         k = w.node_parent[k]
     return 0
+
+
+cdef int64_t keep_cheapest(char *items, int64_t n, size_t size, int64_t k,
+                           char *spare) noexcept nogil:
+    """Put the ``k`` cheapest of ``n`` items (each starting with a ``Hit``) first, in
+    ``hit_cmp`` order (``_before``), and return how many that is: the first
+    ``min(n, k)`` items a qsort by ``hit_cmp`` would give (no two items compare
+    equal), by insertion into the first ``k`` places, since a step keeps 8 of some
+    50.  The other places are left undefined."""
+    cdef int64_t j, p, kept = 0
+    for j in range(n):
+        if kept == k and not _before(<Hit *> (items + j * size), <Hit *> (items + (k - 1) * size)):
+            continue
+        memcpy(spare, items + j * size, size)
+        p = kept if kept < k else k - 1  # (full: the dearest kept goes)
+        while p > 0 and _before(<Hit *> spare, <Hit *> (items + (p - 1) * size)):
+            memcpy(items + p * size, items + (p - 1) * size, size)
+            p -= 1
+        memcpy(items + p * size, spare, size)
+        kept = kept + 1 if kept < k else k
+    return kept
+
+
+cdef inline bint _before(const Hit *a, const Hit *b) noexcept nogil:
+    """``_lexicon_index.hit_cmp(a, b) < 0``: cheaper, or neither cheaper and first."""
+    return a.d < b.d or (not a.d > b.d and a.i < b.i)
 
 
 cdef inline bint _same(const int64_t *a, const int64_t *b, int n) noexcept nogil:
@@ -407,8 +471,7 @@ cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings
     w.ranked = <Hit *> malloc((max_readings + 1) * sizeof(Hit))
     w.lm = <double *> malloc((max_readings + 1) * sizeof(double))
     w.hist = <int64_t *> malloc((m_lm + 1) * sizeof(int64_t))
-    w.level_ctx = <int64_t *> malloc((n_levels + 2) * sizeof(int64_t))
-    w.level_found = <bint *> malloc((n_levels + 2) * sizeof(bint))
+    w.level_ctx = <Context *> malloc((n_levels + 2) * sizeof(Context))
     w.node_parent = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
     w.node_step = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
     w.node_reading = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
@@ -416,7 +479,7 @@ cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings
             or w.ctx == NULL or w.ctx_next == NULL or w.link == NULL or w.link_next == NULL
             or w.group == NULL or w.offers == NULL or w.table == NULL or w.stamp == NULL
             or w.ranked == NULL or w.lm == NULL or w.hist == NULL or w.level_ctx == NULL
-            or w.level_found == NULL or w.node_parent == NULL or w.node_step == NULL
+            or w.node_parent == NULL or w.node_step == NULL
             or w.node_reading == NULL):
         return -1
     return 0
@@ -426,7 +489,7 @@ cdef void free_work(Work *w) noexcept nogil:
     free(w.score); free(w.score_next); free(w.state); free(w.state_next)
     free(w.ctx); free(w.ctx_next); free(w.link); free(w.link_next); free(w.group)
     free(w.offers); free(w.table); free(w.stamp); free(w.ranked); free(w.lm)
-    free(w.hist); free(w.level_ctx); free(w.level_found)
+    free(w.hist); free(w.level_ctx)
     free(w.node_parent); free(w.node_step); free(w.node_reading)
 
 
@@ -484,6 +547,7 @@ def search_lines(
     cdef int m_lm = n_levels - 1 if n_levels else 0
     cdef int64_t w1 = lm.w1 if lm is not None else 1
     cdef const Level *levels = lm.levels if lm is not None else NULL
+    cdef const int64_t *first_ctx = lm.first_ctx if lm is not None else NULL
     cdef bint use_lm = lm is not None
     if beam_width < 1:
         raise ValueError(f"beam_width must be at least 1, got {beam_width}")
@@ -527,7 +591,7 @@ def search_lines(
                 failed += 1
                 continue
             search_line(
-                levels, n_levels, w1, m_lm, coef, use_lm, p_word_ctx, p_word_pred,
+                levels, first_ctx, n_levels, w1, m_lm, coef, use_lm, p_word_ctx, p_word_pred,
                 p_r_start, p_r_word, p_r_score, p_r_priced, p_v_start, p_v_cost,
                 p_v_offset, p_v_rec, p_steps + line_start[l],
                 line_start[l + 1] - line_start[l], start_word, m, beam_width, w,

@@ -28,7 +28,7 @@ def layout(lm, words=WORDS):
 @st.composite
 def problems(draw, max_readings=6, max_steps=6, max_beam=5):
     """A language model (or none), reading sets with or without variants, and lines."""
-    order = draw(st.integers(1, 3))
+    order = draw(st.integers(1, 4))
     if draw(st.booleans()):
         sentences = draw(
             st.lists(st.lists(st.sampled_from(VOCABULARY), max_size=6), min_size=1, max_size=8)
@@ -94,7 +94,7 @@ def test_search_lines_equals_its_twin(problem, n_threads):
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.integers(1, 3),
+    st.integers(1, 4),
     st.lists(st.lists(st.sampled_from(VOCABULARY), max_size=6), min_size=1, max_size=8),
     st.floats(0.1, 0.9),
     st.data(),
