@@ -759,17 +759,20 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         retrieval = metric
         if isinstance(metric, WeightedLevenshtein) and metric.costs.rules:
             retrieval = WeightedLevenshtein.from_tables(replace(metric.costs, rules=()))
-        seen = [w for w, s in zip(lexicon, seen, strict=True) if s]
+        seen_words = [w for w, s in zip(lexicon, seen, strict=True) if s]
         index = neighbors
         if retrieval is not metric:
             index = EditDistanceNeighbors(metric=retrieval, n_jobs=self.n_jobs).fit(lexicon)
+        searched = seen_words and len(seen_words) < len(lexicon)
         return {
             "neighbors": index,
             "seen_neighbors": (
-                EditDistanceNeighbors(metric=retrieval, n_jobs=self.n_jobs).fit(seen)
-                if seen and len(seen) < len(lexicon)
+                EditDistanceNeighbors(metric=retrieval, n_jobs=self.n_jobs).fit(seen_words)
+                if searched
                 else None
             ),
+            # each lexicon word's index among the seen words (kept in lexicon order)
+            "seen_position": np.where(seen, np.cumsum(seen) - 1, -1) if searched else None,
             "metric": metric if retrieval is not metric else None,
         }
 

@@ -173,6 +173,13 @@ class NoisyChannelDecoder:
         the ``SEEN_POOL * n_candidates`` nearest (``end`` misread for ``and``:
         ``and`` is not among the 5 nearest seen words, but is the likeliest of
         the 30).
+    seen_position : ndarray of int or None
+        For each word of ``neighbors``, its index among the words of
+        ``seen_neighbors``, -1 if it is not one of them; given when the seen words
+        are lexicon words indexed with the same costs.  Then a word with fewer
+        than ``n_candidates`` lexicon words within the cost bound (which the
+        lexicon search has found, all of them) takes its seen candidates from
+        those, without a second search.
     max_cost : float
         Candidates are the nearest within this cost (by the indexes' costs;
         inf: the nearest however far).  The search prunes by it, so a word
@@ -248,6 +255,7 @@ class NoisyChannelDecoder:
         beam_width=8,
         seen_neighbors=None,
         seen_priors=None,
+        seen_position=None,
         max_cost=MAX_COST,
         real_word_max_cost=REAL_WORD_MAX_COST,
         metric=None,
@@ -270,6 +278,7 @@ class NoisyChannelDecoder:
         self.join_hyphen = join_hyphen
         self.seen_neighbors = seen_neighbors
         self.seen_priors = seen_priors
+        self.seen_position = seen_position
         self.max_cost = max_cost
         self.real_word_max_cost = real_word_max_cost
         self.metric = metric
@@ -341,15 +350,16 @@ class NoisyChannelDecoder:
         if not new:
             return
         found = {o: {} for o in new}
+        in_lexicon = None  # the lexicon search's (dist, ind)
         for nn, priors in ((self.neighbors, None), (self.seen_neighbors, self.seen_priors)):
             if nn is None:
                 continue
             k = min(self.n_candidates, len(nn.lexicon_))
             if priors is None:
-                dist, ind = self._nearest(nn, new, k)
+                dist, ind = in_lexicon = self._nearest(nn, new, k)
             else:  # the likeliest of a larger pool of the nearest
                 pool = min(SEEN_POOL * k, len(nn.lexicon_))
-                dist, ind = self._nearest(nn, new, pool)
+                dist, ind = self._nearest_seen(nn, new, pool, in_lexicon)
                 # (a pool with fewer words is padded with inf: last)
                 best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :k]
                 dist = np.take_along_axis(dist, best, axis=1)
@@ -381,6 +391,34 @@ class NoisyChannelDecoder:
             if rows.any():
                 queries = [o for o, row in zip(new, rows, strict=True) if row]
                 dist[rows], ind[rows] = nn._nearest_within(queries, k, cap)
+        return dist, ind
+
+    def _nearest_seen(self, nn, new, k, in_lexicon):
+        """:meth:`_nearest` of the seen words ``nn``, searched only for the words whose
+        lexicon search (``in_lexicon``, None: none) found as many words as it asked
+        for.  The others have fewer lexicon words within their bound than that, all
+        found: their seen words within it are the seen ones among those
+        (``seen_position``), at the same costs and in the same order (by cost, then by
+        lexicon order, which the seen words keep), which is what a search would
+        return.  Unknown words far from every lexicon word are most of them."""
+        if in_lexicon is None or self.seen_position is None:
+            return self._nearest(nn, new, k)
+        lex_dist, lex_ind = in_lexicon
+        whole = lex_ind[:, -1] < 0  # fewer than asked for: every lexicon word in the bound
+        dist = np.full((len(new), k), np.inf)
+        ind = np.full((len(new), k), -1, dtype=np.intp)
+        if not whole.all():
+            searched = [o for o, w in zip(new, whole.tolist(), strict=True) if not w]
+            dist[~whole], ind[~whole] = self._nearest(nn, searched, k)
+        if whole.any():
+            lex = lex_ind[whole]
+            seen = np.where(lex >= 0, self.seen_position[np.maximum(lex, 0)], -1)
+            first = np.argsort(seen < 0, axis=1, kind="stable")  # the seen ones, in order
+            seen = np.take_along_axis(seen, first, axis=1)[:, :k]
+            costs = np.take_along_axis(lex_dist[whole], first, axis=1)[:, :k]
+            width = seen.shape[1]
+            ind[whole, :width] = seen
+            dist[whole, :width] = np.where(seen >= 0, costs, np.inf)
         return dist, ind
 
     def _undone(self, o):

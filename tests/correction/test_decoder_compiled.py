@@ -2,6 +2,7 @@
 
 import copy
 
+import numpy as np
 import pytest
 from conftest import read_pairs, shared_path
 
@@ -106,3 +107,38 @@ def test_the_layout_kept_across_calls_reads_lines_as_the_python_search(corrector
         assert len(layout.readings) == last > 40
     # Another setting of what the readings depend on gets tables of its own.
     assert fixer.set_params(real_word_prior=0.9)._decoder()._layout is not layout
+
+
+def test_seen_candidates_from_the_lexicon_search_are_those_a_search_finds(corrector, monkeypatch):
+    """A word with fewer lexicon words within its bound than the search asks for takes
+    its seen candidates from those (``seen_position``, built at fit and load): the
+    same words at the same costs as a search of the seen words gives, on the words
+    of real OCR lines from all three collections; and those words are not searched."""
+    words = sorted(
+        {w for source in ("monographs (embedded sample)", "newspapers", "periodicals")
+         for line in lines_of(source) for w in line.lower().split()}
+    )  # fmt: skip
+    seen_index = corrector._candidate_indexes_["seen_neighbors"]
+    asked = []
+    search = seen_index._nearest_within
+
+    def counted(X, *args):
+        asked.extend(X)
+        return search(X, *args)
+
+    monkeypatch.setattr(seen_index, "_nearest_within", counted)
+    found = []
+    for positions in (True, False):
+        decoder = corrector._decoder()
+        decoder._cache = {}  # (not the corrector's shared cache: every word searched)
+        if not positions:
+            decoder.seen_position = None
+        asked.clear()
+        decoder.candidates(words)
+        found.append(decoder._cache)
+        if positions:
+            taken = len(words) - len(asked)
+    assert len(asked) == len(words) and 0 < taken < len(words)
+    for w in words:
+        assert found[0][w][0] == found[1][w][0], w
+        np.testing.assert_array_equal(found[0][w][1], found[1][w][1])

@@ -208,10 +208,12 @@ def test_seen_candidates_are_the_likeliest_of_the_nearest_seen_words():
 
 @pytest.mark.parametrize("max_cost", [0.0, 1.0, 2.0, math.inf])
 @pytest.mark.parametrize("real_word_max_cost", [0.0, 1.0, math.inf])
-def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost):
+@pytest.mark.parametrize("positions", [False, True])
+def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost, positions):
     """Lexicon candidates: the n_candidates nearest by brute force, those beyond max_cost
     (a lexicon word's: beyond the lower of it and real_word_max_cost) left out; seen
-    candidates: the likeliest of the pool within it."""
+    candidates: the likeliest of the pool within it, searched or (``seen_position``)
+    taken from the lexicon search where it found all the lexicon has in the bound."""
     seen = ["end", "ends", "bend", "send", "tend", "lend", "mend", "and", "an"]
     lexicon = ["zzz", "ennd", "e", *seen]
     priors = np.linspace(6.0, 0.1, len(seen))
@@ -221,6 +223,7 @@ def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost
         n_candidates=2,
         seen_neighbors=EditDistanceNeighbors().fit(seen),
         seen_priors=priors,
+        seen_position=np.array([-1, -1, -1, *range(len(seen))]) if positions else None,
         max_cost=max_cost,
         real_word_max_cost=real_word_max_cost,
     )
