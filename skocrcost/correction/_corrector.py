@@ -763,7 +763,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         index = neighbors
         if retrieval is not metric:
             index = EditDistanceNeighbors(metric=retrieval, n_jobs=self.n_jobs).fit(lexicon)
-        searched = seen_words and len(seen_words) < len(lexicon)
+        searched = 0 < len(seen_words) < len(lexicon)
         return {
             "neighbors": index,
             "seen_neighbors": (

@@ -400,7 +400,7 @@ class NoisyChannelDecoder:
         found: their seen words within it are the seen ones among those
         (``seen_position``), at the same costs and in the same order (by cost, then by
         lexicon order, which the seen words keep), which is what a search would
-        return.  Unknown words far from every lexicon word are most of them."""
+        return: half of a first pass's new words on noisy print."""
         if in_lexicon is None or self.seen_position is None:
             return self._nearest(nn, new, k)
         lex_dist, lex_ind = in_lexicon
