@@ -31,7 +31,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from cython.parallel cimport parallel, prange
 
-from skocrcost._kernels._lexicon_index cimport Hit
+from skocrcost._kernels._lexicon_index cimport Hit, hit_before
 
 cdef extern from "_omp.h":
     int skc_threads(int wanted) nogil
@@ -409,27 +409,22 @@ cdef int64_t search_line(
 cdef int64_t keep_cheapest(char *items, int64_t n, size_t size, int64_t k,
                            char *spare) noexcept nogil:
     """Put the ``k`` cheapest of ``n`` items (each starting with a ``Hit``) first, in
-    ``hit_cmp`` order (``_before``), and return how many that is: the first
+    ``hit_before`` order, and return how many that is: the first
     ``min(n, k)`` items a qsort by ``hit_cmp`` would give (no two items compare
     equal), by insertion into the first ``k`` places, since a step keeps 8 of some
     50.  The other places are left undefined."""
     cdef int64_t j, p, kept = 0
     for j in range(n):
-        if kept == k and not _before(<Hit *> (items + j * size), <Hit *> (items + (k - 1) * size)):
+        if kept == k and not hit_before(<Hit *> (items + j * size), <Hit *> (items + (k - 1) * size)):
             continue
         memcpy(spare, items + j * size, size)
         p = kept if kept < k else k - 1  # (full: the dearest kept goes)
-        while p > 0 and _before(<Hit *> spare, <Hit *> (items + (p - 1) * size)):
+        while p > 0 and hit_before(<Hit *> spare, <Hit *> (items + (p - 1) * size)):
             memcpy(items + p * size, items + (p - 1) * size, size)
             p -= 1
         memcpy(items + p * size, spare, size)
         kept = kept + 1 if kept < k else k
     return kept
-
-
-cdef inline bint _before(const Hit *a, const Hit *b) noexcept nogil:
-    """``_lexicon_index.hit_cmp(a, b) < 0``: cheaper, or neither cheaper and first."""
-    return a.d < b.d or (not a.d > b.d and a.i < b.i)
 
 
 cdef inline bint _same(const int64_t *a, const int64_t *b, int n) noexcept nogil:

@@ -164,11 +164,7 @@ cdef struct Query:
 cdef int hit_cmp(const void* a, const void* b) noexcept nogil:
     cdef const Hit* x = <const Hit*> a
     cdef const Hit* y = <const Hit*> b
-    if x.d < y.d:
-        return -1
-    if x.d > y.d:
-        return 1
-    return (x.i > y.i) - (x.i < y.i)
+    return -1 if hit_before(x, y) else (1 if hit_before(y, x) else 0)
 
 
 cdef inline bint hit_after(double d, int64_t i, const Hit* h) noexcept nogil:
