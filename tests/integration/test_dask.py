@@ -1,6 +1,7 @@
 """skocrcost.dask on a real LocalCluster of two worker processes: the single-process results."""
 
 import os
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -110,11 +111,46 @@ def test_pairwise_ships_the_metric_once_per_worker(client, sample, learned):
     assert np.array_equal(got, learned.pairwise(X, Y))
     blocks = [t for t in stream.data if isinstance(t["key"], tuple) and t["key"][0] == result.name]
     assert len(blocks) == 8  # every row block ran on the cluster
-    # The (metric, Y) tuple was sent to every worker up front: no worker had to fetch
+    # The (metric, Y) pickle was sent to every worker up front: no worker had to fetch
     # it from another (without broadcast=True one of them does, once).
     after = client.run(_fetched)
     new = [key for w in after for key in after[w][len(before[w]) :]]
-    assert not [key for key in new if key.startswith("tuple-")]
+    assert not [key for key in new if key.startswith("_Shipped-")]
+
+
+def _shipped(dask_worker):
+    """The shipped models this worker holds: {key: (loaded, the size of a copy's pickle
+    beyond its bytes)}."""
+    return {
+        str(key): (value._model is not None, len(pickle.dumps(value)) - len(value.blob))
+        for key, value in dask_worker.data.items()
+        if type(value).__name__ == "_Shipped"
+    }
+
+
+def test_each_worker_loads_its_own_copy_of_the_model(client, sample, corrector):
+    X = sample[0][:300]
+    before = client.run(_shipped)
+    result = skdask.correct(X, corrector, block_size=25)
+
+    def ours():  # worker -> (loaded, size) of this call's model
+        now = client.run(_shipped)
+        return {
+            w: [v for key, v in held.items() if key not in before[w]] for w, held in now.items()
+        }
+
+    # Sent before computing, and held as bytes by every worker.
+    sent = ours()
+    assert len(sent) == 2
+    assert all(len(held) == 1 and not held[0][0] for held in sent.values())
+    assert result.compute().tolist() == corrector.predict(X).tolist()
+    # Both workers ran blocks, each with its own copy, loaded; a copy pickles as its
+    # bytes and a few dozen bytes of framing, never with the loaded model.
+    after = ours()
+    assert len(after) == 2
+    for held in after.values():
+        assert len(held) == 1 and held[0][0]
+        assert held[0][1] < 200
 
 
 def test_pairwise_refuses_bad_input(client, learned):
