@@ -50,8 +50,8 @@ def modern_spellings(old):
     """
     old = old.lower()
     out = set()
-    for stem, swaps in _stems(old):
-        if swaps:
+    for stem in _stems(old):
+        if _swappable(stem):
             out.update("".join(p) for p in product(*(_OLD_LETTERS.get(c, c) for c in stem)))
         else:
             out.add(stem)
@@ -60,17 +60,21 @@ def modern_spellings(old):
 
 
 def _stems(old):
-    """``(stem, whether its letters are read both ways)`` of the lower-cased ``old``: the
-    word and its modern endings; a stem with more than ``_MAX_SWAPS`` such letters is
-    taken as it is."""
+    """The lower-cased ``old`` and its modern endings (none when nothing in it may be
+    read otherwise)."""
     if not old.endswith(_ENDS) and _OLD_LETTERS.keys().isdisjoint(old):
         return ()  # most words: nothing to read otherwise
-    stems = [old] + [
+    return [old] + [
         old[: -len(end)] + modern
         for end, modern in _OLD_ENDINGS
         if old.endswith(end) and len(old) - len(end) + len(modern) >= 2
     ]
-    return tuple((stem, sum(c in _OLD_LETTERS for c in stem) <= _MAX_SWAPS) for stem in stems)
+
+
+def _swappable(stem):
+    """Whether the letters of ``stem`` are read both ways: a stem with more than
+    ``_MAX_SWAPS`` such letters is taken as it is."""
+    return sum(c in _OLD_LETTERS for c in stem) <= _MAX_SWAPS
 
 
 def modernised(old, new):
@@ -86,26 +90,23 @@ def modernisations(old, words):
     """:func:`modernised` of ``old`` and each of ``words``, ``old``'s stems read once."""
     # new.lower() in modern_spellings(old), letter by letter rather than by listing them all
     old = old.lower()
-    stems = _stems(old)
-    if not stems:
-        return [False] * len(words)
-    folded = [stem.translate(_FOLD) for stem, _ in stems]
-    out = []
-    for new in words:
+    by_fold = {}  # a stem's letters folded to one reading -> the stems that fold so
+    for stem in _stems(old):
+        by_fold.setdefault(stem.translate(_FOLD), []).append(stem)
+    out = [False] * len(words)
+    if not by_fold:
+        return out
+    for k, new in enumerate(words):
         new = new.lower()
-        key = new.translate(_FOLD)  # one C call rules out nearly every candidate
-        out.append(
-            new != old
-            and any(
-                key == fold
-                and (
-                    all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new))
-                    if swaps
-                    else stem == new
-                )
-                for (stem, swaps), fold in zip(stems, folded)
-            )
-        )
+        # One C call and a look-up rule out nearly every candidate.
+        for stem in by_fold.get(new.translate(_FOLD), ()):
+            if new != old and (
+                all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new))
+                if _swappable(stem)
+                else stem == new
+            ):
+                out[k] = True
+                break
     return out
 
 
