@@ -167,10 +167,6 @@ cdef int hit_cmp(const void* a, const void* b) noexcept nogil:
     return -1 if hit_before(x, y) else (1 if hit_before(y, x) else 0)
 
 
-cdef inline bint hit_after(double d, int64_t i, const Hit* h) noexcept nogil:
-    return d > h.d or (d == h.d and i > h.i)
-
-
 cdef void heap_sift_down(Hit* h, Py_ssize_t size, Py_ssize_t p) noexcept nogil:
     """Restore the max-heap (by distance, then index) below position p."""
     cdef Py_ssize_t c
@@ -179,9 +175,9 @@ cdef void heap_sift_down(Hit* h, Py_ssize_t size, Py_ssize_t p) noexcept nogil:
         c = 2 * p + 1
         if c >= size:
             return
-        if c + 1 < size and hit_after(h[c + 1].d, h[c + 1].i, &h[c]):
+        if c + 1 < size and hit_before(&h[c], &h[c + 1]):
             c += 1
-        if not hit_after(h[c].d, h[c].i, &h[p]):
+        if not hit_before(&h[p], &h[c]):
             return
         tmp = h[p]
         h[p] = h[c]
@@ -192,7 +188,7 @@ cdef void heap_sift_down(Hit* h, Py_ssize_t size, Py_ssize_t p) noexcept nogil:
 cdef int found_add(Found* f, double d, int64_t i) noexcept nogil:
     """Offer one word; returns -1 when memory runs out."""
     cdef Py_ssize_t c, p
-    cdef Hit tmp
+    cdef Hit tmp, new
     cdef Hit* grown
     if d > f.bound:  # beyond the radius, or (k-NN mode) the k-th best or the largest distance
         return 0
@@ -214,16 +210,18 @@ cdef int found_add(Found* f, double d, int64_t i) noexcept nogil:
         f.size += 1
         while c > 0:
             p = (c - 1) >> 1
-            if not hit_after(f.hits[c].d, f.hits[c].i, &f.hits[p]):
+            if not hit_before(&f.hits[p], &f.hits[c]):
                 break
             tmp = f.hits[p]
             f.hits[p] = f.hits[c]
             f.hits[c] = tmp
             c = p
-    elif not hit_after(d, i, &f.hits[0]):  # every index is offered once: no equality
-        f.hits[0].d = d
-        f.hits[0].i = i
-        heap_sift_down(f.hits, f.size, 0)
+    else:
+        new.d = d
+        new.i = i
+        if not hit_before(&f.hits[0], &new):  # every index is offered once: no equality
+            f.hits[0] = new
+            heap_sift_down(f.hits, f.size, 0)
     if f.size == f.capacity:
         f.bound = f.hits[0].d
     return 0
