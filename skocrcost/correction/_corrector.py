@@ -189,7 +189,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         where they meet when the training lines mostly write such a join so
         (``surface_rules_.join``: ``de sired`` -> ``de-sired`` where the truth
         keeps the hyphens of the printed page's line ends); in :meth:`predict`
-        the second token comes back as ``""``.  None never joins.
+        the second token comes back as ``""``.  None never joins.  Set
+        ``split_cost`` and ``join_cost`` before :meth:`fit`: the confidence of
+        changes learns from the cuts and joins the decoder then makes.
     recurrence_weight : float, default=3.0
         In :meth:`correct` and :meth:`predict` on sequences, the nats by which
         keeping an out-of-lexicon word gets cheaper per natural log of the

@@ -51,11 +51,29 @@ def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source,
     assert got != sequences  # the lines have errors the decoder corrects
 
 
-def test_cuts_and_joins_take_the_python_search(corrector):
-    for params in ({"split_cost": 5.0}, {"join_cost": 5.0}):
-        decoder = copy.copy(corrector).set_params(**params)._decoder()
-        assert not decoder._compiled()
-        assert decoder.correct_tokens([["ofthe", "house"]])  # and it still corrects
+def test_cuts_take_the_python_search(corrector):
+    decoder = copy.copy(corrector).set_params(split_cost=5.0)._decoder()
+    assert not decoder._compiled()
+    decoder._search_lines = None  # (never called)
+    assert decoder.correct_tokens([["ofthe", "house"]]) == [["of the", "house"]]
+
+
+@pytest.mark.parametrize("source", ["monographs (embedded sample)", "newspapers", "periodicals"])
+def test_with_joins_only_lines_that_may_join_take_the_python_search(corrector, source):
+    sequences = [WHITESPACE.split(line)[::2] for line in lines_of(source)]
+    fixer = copy.copy(corrector).set_params(join_cost=1.0)
+    mixed, python = fixer._decoder(), fixer._decoder()
+    assert not mixed._compiled()
+    python._kernel_reads = lambda: False
+    searched = []  # the lines the Python search reads
+    search = mixed._search
+    mixed._search = lambda tokens: searched.append(tokens) or search(tokens)
+    got = mixed.correct_tokens(sequences)
+    assert got == python.correct_tokens(sequences)
+    may_join = [s for s in sequences if any(mixed._joinable(a, b) for a, b in zip(s, s[1:]))]
+    assert searched == may_join
+    assert 0 < len(may_join) < len(sequences) / 2
+    assert any("" in fixed for fixed in got)  # some are joined
 
 
 def test_without_a_language_model_the_python_search_runs():
