@@ -1,7 +1,7 @@
 """How fast OCRCorrector corrects lines, side by side with symspellpy in the same process.
 
     cd benchmarks && PYTHONPATH=.. python correction_speed.py [--only NAME] [--max-train N]
-        [--n-test N] [--tuned] [--stream] [--repeat 3]
+        [--n-test N] [--tuned] [--params JSON] [--stream] [--repeat 3]
 
 For each collection of ``cross_collection.py`` (its held-out lines and training
 part): the default ``OCRCorrector`` fitted on the training lines corrects the
@@ -14,7 +14,9 @@ truth's word counts (lexicon words unseen there count 1), case transferred,
 punctuation kept.  Then a copy of the fitted corrector, without its caches,
 corrects them again with one ``correct`` call per line (cold), as a loop over
 a file's lines calls it.  With ``--tuned``, also the corrector
-``OCRCorrectorCV`` tunes on the training lines (its default grid).  Each run is
+``OCRCorrectorCV`` tunes on the training lines (its default grid); with
+``--params '{"join_cost": 3}'``, also ``OCRCorrector(join_cost=3)`` fitted on
+them (any parameters, as JSON).  Each run is
 repeated ``--repeat`` times (default 3), the runs alternating, each cold run on
 a copy without caches.  Prints the tokens per CPU second of every run
 (``time.process_time``, one thread), then the best of each, its ratio to
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import pickle
 import time
 from collections import Counter
@@ -136,15 +139,22 @@ def main(argv=None):
     parser.add_argument("--n-test", type=int, default=500)
     parser.add_argument("--tuned", action="store_true", help="also OCRCorrectorCV's corrector")
     parser.add_argument("--stream", action="store_true", help="only the stream run")
+    parser.add_argument(
+        "--params", default="{}", help="also OCRCorrector(**params) fitted alike (JSON)"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, the best reported")
     args = parser.parse_args(argv)
     if args.stream:
         return stream(repeat=args.repeat)
+    params = json.loads(args.params)
     for name, (X, y, X_test, y_test) in collections(args.n_test).items():
         if args.only and name != args.only:
             continue
         X, y = X[: args.max_train], y[: args.max_train]
         fixers = {"OCRCorrector": OCRCorrector().fit(X, y)}
+        if params:
+            what = " ".join(f"{k}={v}" for k, v in params.items())
+            fixers[what] = OCRCorrector(**params).fit(X, y)
         if args.tuned:
             search = OCRCorrectorCV().fit(X, y)
             fixers[f"tuned {search.best_params_}"] = search.best_estimator_
