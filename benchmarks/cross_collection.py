@@ -23,6 +23,10 @@ path and its defaults::
   parts of the monographs and periodicals: the newspapers are new to it;
   held-out lines of the embedded sample are left out).
 
+With ``--cv GRID`` (JSON, e.g. ``'{"join_cost": [null, 3.0]}'``), each run fits
+``OCRCorrectorCV(OCRCorrector(**params), param_grid=GRID)`` instead and corrects
+with the corrector it chooses (printed).
+
 With ``--confidence-lines K``, the cross-collection and pretrained correctors then
 learn their confidence of changes anew from ``K`` line pairs of the collection they
 correct (``OCRCorrector.fit_confidence``): whole blocks of its training part, spread
@@ -47,7 +51,7 @@ from pathlib import Path
 
 from _pairs import read_pairs
 
-from skocrcost import OCRCorrector
+from skocrcost import OCRCorrector, OCRCorrectorCV
 from skocrcost.correction import (
     align_tokens,
     character_error_rate,
@@ -202,6 +206,12 @@ def main(argv=None):
         "many line pairs of the corrected collection (fit_confidence)",
     )
     parser.add_argument(
+        "--cv",
+        default=None,
+        help="fit OCRCorrectorCV with this param_grid (JSON) instead, and correct with "
+        "the corrector it chooses",
+    )
+    parser.add_argument(
         "--thresholds",
         default=None,
         help="comma-separated min_confidence values to correct with (no refit)",
@@ -249,7 +259,12 @@ def main(argv=None):
             X = [line for k in sources for line in data[k][0]]
             y = [line for k in sources for line in data[k][1]]
             t0 = time.process_time()
-            fixer = OCRCorrector(**params).fit(X, y)
+            if args.cv:
+                search = OCRCorrectorCV(OCRCorrector(**params), param_grid=json.loads(args.cv))
+                fixer = search.fit(X, y).best_estimator_
+                print(f"{name:12s} {kind:5s} OCRCorrectorCV chose {search.best_params_}")
+            else:
+                fixer = OCRCorrector(**params).fit(X, y)
             if k and kind == "cross":
                 fixer.fit_confidence(*confidence_lines(data[name][0], data[name][1], k))
                 kind = f"cross+{k}"
