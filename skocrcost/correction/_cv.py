@@ -39,6 +39,18 @@ DECODING = frozenset(
 )
 
 
+# Settings that change which kinds of changes the decoder makes (cuts, joins, the
+# rules' rewrites): a fold scores them with a corrector fitted with them, so that its
+# confidence has learned from such changes (one judging a kind it never saw lets poor
+# ones through).  The other settings share that fit.
+NEW_CHANGES = ("join_cost", "split_cost", "rules")
+
+# The default grid: decoding weights that hold on collections the corrector was not
+# fitted on.  join_cost, which follows a transcription convention, is left to a user's
+# own grid (docs/correction.md, "Tuning").
+DEFAULT_GRID = {"lm_weight": [0.5, 1.0, 2.0], "reject_margin": [0.0, 3.0]}
+
+
 class OCRCorrectorCV(StringInputMixin, BaseEstimator):
     """An :class:`OCRCorrector` whose decoding weights are chosen by cross-validation.
 
@@ -50,7 +62,10 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
     setting on all lines.  The settings of ``param_grid`` are decoding weights
     only, so one fitted channel and language model serve every setting of a fold,
     and the candidates and language-model probabilities computed for one setting
-    are reused by the next.
+    are reused by the next.  The exception: ``join_cost``, ``split_cost`` and
+    ``rules`` add kinds of changes the confidence of changes must have learned
+    from (``min_confidence``), so a fold is fitted once per combination of their
+    values in the grid.
 
     Parameters
     ----------
@@ -59,7 +74,9 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
     param_grid : dict of str to list, optional
         Decoding parameters of ``corrector`` and the values to try (a grid, as
         :class:`~sklearn.model_selection.GridSearchCV` takes).  None means
-        ``{"lm_weight": [0.5, 1.0, 2.0], "reject_margin": [0.0, 3.0]}``.
+        ``{"lm_weight": [0.5, 1.0, 2.0], "reject_margin": [0.0, 3.0]}``; add
+        ``"join_cost": [None, 3.0]`` when the training pairs come from the
+        collection to correct.
     cv : int, default=3
         Folds (at least 2).
     max_lines : int, default=1000
@@ -125,8 +142,7 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         self
         """
         validate_params(self)
-        grid = {"lm_weight": [0.5, 1.0, 2.0], "reject_margin": [0.0, 3.0]}
-        grid = grid if self.param_grid is None else self.param_grid
+        grid = DEFAULT_GRID if self.param_grid is None else self.param_grid
         unknown = sorted(set(grid) - DECODING)
         if unknown:
             raise ValueError(
@@ -145,13 +161,15 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         edges = np.linspace(0, len(X), self.cv + 1).astype(int)
         scores = np.zeros((len(settings), self.cv))
         bar = progress(self.cv * len(settings), "OCRCorrectorCV", not self.verbose, "setting")
+        fits = _fits_for(settings, base.min_confidence is not None)
         for k, (lo, hi) in enumerate(zip(edges, edges[1:])):
-            fold = clone(base)._fit(X[:lo] + X[hi:], y[:lo] + y[hi:])
             held = spread_blocks(range(lo, hi), self.max_lines, HELD_OUT_BLOCK)
             X_held, y_held = [X[i] for i in held], [y[i] for i in held]
-            for s, setting in enumerate(settings):
-                scores[s, k] = fold.set_params(**setting).score(X_held, y_held)
-                bar.update(1)
+            for fit_params, members in fits:
+                fold = clone(base).set_params(**fit_params)._fit(X[:lo] + X[hi:], y[:lo] + y[hi:])
+                for s in members:
+                    scores[s, k] = fold.set_params(**settings[s]).score(X_held, y_held)
+                    bar.update(1)
         bar.close()
         mean = scores.mean(axis=1)
         best = int(np.argmax(mean))  # the first of equal means
@@ -191,3 +209,17 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         """``1 - word error rate`` of the corrected lines (see :meth:`OCRCorrector.score`)."""
         check_is_fitted(self)
         return self.best_estimator_.score(X, y)
+
+
+def _fits_for(settings, learns_confidence):
+    """``[(parameters to fit a fold with, indices of the settings it scores)]``: one
+    fit per combination of the ``NEW_CHANGES`` values of ``settings`` when the
+    corrector learns a confidence of changes, else one for all."""
+    if not learns_confidence:
+        return [({}, list(range(len(settings))))]
+    fits = {}
+    for s, setting in enumerate(settings):
+        fit_params = {p: setting[p] for p in NEW_CHANGES if p in setting}
+        key = repr(sorted(fit_params.items()))
+        fits.setdefault(key, (fit_params, []))[1].append(s)
+    return list(fits.values())

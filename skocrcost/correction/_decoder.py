@@ -229,9 +229,10 @@ class NoisyChannelDecoder:
     -----
     Without cuts and with a :class:`~skocrcost.lm.KatzBackoffLM` (or no language
     model), the lines are searched by the compiled kernel ``_kernels.search_lines``
-    (with joins, those that hold no pair of tokens that may be joined), which scores the same readings with the same
-    probabilities as :meth:`_search`; the two differ only in how exact ties are
-    broken (the kernel: the lower reading, then the state offered first).
+    (with joins, those that hold no pair of tokens that may be joined), which
+    scores the same readings with the same probabilities as :meth:`_search`; the
+    two differ only in how exact ties are broken (the kernel: the lower reading,
+    then the state offered first).
     """
 
     def __init__(

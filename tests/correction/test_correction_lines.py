@@ -4,6 +4,7 @@ import pickle
 
 import numpy as np
 import pytest
+from conftest import read_pairs, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
@@ -17,6 +18,7 @@ from skocrcost.correction import (
     word_error_rate_scorer,
 )
 from skocrcost.correction._confidence import change_spans
+from skocrcost.correction._cv import _fits_for
 from skocrcost.correction._rules import SurfaceRules
 from skocrcost.datasets import load_icdar2017_sample
 
@@ -221,6 +223,24 @@ def test_pickles_without_their_caches_and_predict_the_same(fitted, sample):
     back = pickle.loads(pickle.dumps(fitted))
     assert not getattr(back, "_caches_", None)
     assert back.predict(X_test[:40]).tolist() == want
+
+
+def test_the_cv_corrector_scores_joins_with_a_fold_fitted_with_them():
+    # (a confidence learned without joins judges them poorly: the score would mislead)
+    X, y = read_pairs(shared_path("bln600", "train.lines.tsv"), limit=600)
+    grid = {"join_cost": [None, 3.0], "lm_weight": [1.0, 2.0]}
+    search = OCRCorrectorCV(param_grid=grid, cv=2, max_lines=100).fit(X, y)
+    held = list(range(0, 50)) + list(range(150, 200))  # whole blocks, one in three
+    X_held, y_held = [X[i] for i in held], [y[i] for i in held]
+    results = search.cv_results_
+    for s in (0, 2):  # lm_weight=1 without and with joins
+        setting = results["params"][s]
+        fold = OCRCorrector(join_cost=setting["join_cost"]).fit(X[300:], y[300:])
+        assert fold.set_params(**setting).score(X_held, y_held) == pytest.approx(
+            results["split0_test_score"][s]
+        )
+    # without a confidence to learn, one fit per fold serves every setting
+    assert len(_fits_for(results["params"], False)) == 1
 
 
 def test_the_cv_corrector_tunes_decoding_weights_inside_fit(sample):
