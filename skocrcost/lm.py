@@ -292,9 +292,9 @@ class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseE
         word and each context is looked up once.  With ``pairs``, word ``i`` after
         context ``i`` only (:meth:`_log_probability_pairs`), read by the compiled
         tables (the same probabilities, without numpy's fixed cost per call that
-        a few pairs at a time would pay).
+        a few pairs at a time would pay).  Unchecked: its callers, the corrector's
+        decoder and review, hold a fitted model and call it for every line.
         """
-        check_is_fitted(self)
         vocabulary = self.vocabulary_
         ids = np.array([vocabulary.get(w, _UNKNOWN) for w in words], dtype=np.int64)
         history = np.array([self._context_ids(c) for c in contexts], dtype=np.int64)

@@ -301,15 +301,15 @@ class EditDistanceNeighbors(
             dist, ind = _drop_self(dist, ind)
         return (dist, ind) if return_distance else ind
 
-    def _nearest_within(self, X, n_neighbors, max_distance):
-        """The ``n_neighbors`` nearest lexicon words of each string of X within
-        ``max_distance``: ``(dist, ind)`` as :meth:`kneighbors`, a row with fewer
-        padded with ``inf`` and ``-1``.  The trie prunes by the distance from the
-        start, so that far words cost no search."""
-        # (the decoder's own call, on its fitted index: no fitted check per call)
-        queries = check_strings(X, "X", allow_empty=True)
-        k = self._k(n_neighbors, False)
-        return self.index_.kneighbors(queries, k, n_threads(self.n_jobs), max_distance)
+    def _nearest_within(self, queries, n_neighbors, max_distance, threads):
+        """The ``n_neighbors`` nearest lexicon words of each string of ``queries`` (a
+        list) within ``max_distance``, searched with ``threads`` threads: ``(dist,
+        ind)`` as :meth:`kneighbors`, a row with fewer padded with ``inf`` and ``-1``.
+        The trie prunes by the distance from the start, so that far words cost no
+        search."""
+        # The decoder's own call, on its fitted index, for the words of every line
+        # corrected: nothing is checked (its words are str, its k at most the lexicon's).
+        return self.index_.kneighbors(queries, n_neighbors, threads, max_distance)
 
     def radius_neighbors(self, X=None, radius=None, return_distance=True, sort_results=False):
         """Every lexicon word within ``radius`` (inclusive) of each string of X.

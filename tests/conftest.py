@@ -5,6 +5,7 @@ With ``SKOCRCOST_REQUIRE_DATA=1`` in the environment (as in CI, which always has
 missing real data or a missing package of the ``test`` extra fails instead.
 """
 
+import copy
 import importlib
 import os
 import subprocess
@@ -79,3 +80,9 @@ def run_skocrcost(*args, cwd, input=None):
         env=env,
         input=input,
     )
+
+
+def own_decoder(corrector):
+    """The corrector's running-text decoder, copied: a test may change it without
+    changing the corrector's own, which the corrector's later calls reuse."""
+    return copy.copy(corrector._decoder())

@@ -181,6 +181,8 @@ def test_threads_share_one_fitted_corrector_safely():
     for got in run_in_threads(lambda i: both()):
         np.testing.assert_array_equal(got[0], want[0])
         assert got[1] == want[1]
+    # A decoder holds the state of the call it runs: each thread corrected with its own.
+    assert len(fixer._caches_["decoders"]) == N_THREADS + 1
 
 
 def count_while_running(call):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from dataclasses import replace
-from functools import partial
+from functools import cache, partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -909,10 +910,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     def _correct_lines_frozen(self, lines, record):
         decoder = self._decoder()  # (the parameters checked here, before any process starts)
-        workers = n_workers(self.n_jobs)
         if (
-            workers == 1
-            or len(lines) < _workers.MIN_BATCHES * _workers.BATCH_LINES
+            len(lines) < _workers.MIN_BATCHES * _workers.BATCH_LINES
+            or (workers := n_workers(self.n_jobs)) == 1
             or not _workers.may_start()
         ):
             return decoder.correct_lines(lines, review=self._review(record))
@@ -993,7 +993,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             ``start:stop`` its whitespace tokens; ``confidence`` is NaN when
             the corrector learned none (``min_confidence=None`` at fit).
         """
-        check_is_fitted(self)
+        if not self.__sklearn_is_fitted__():  # (checked first: called once per line)
+            check_is_fitted(self)
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         check_flag(return_confidence, "return_confidence")
@@ -1003,7 +1004,37 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         return self._correct_texts([text], record)[0], record
 
     def _decoder(self):
-        """The running-text decoder with the current parameters (see :meth:`correct`)."""
+        """The running-text decoder with the current parameters (see :meth:`correct`),
+        bound to the caches this fit's decoders share.
+
+        Built once per thread and parameters (and kept in ``_caches_``, which a
+        new fit empties), so that a loop of one :meth:`correct` call per line
+        builds none: a thread's decoder keeps the state of its call while it
+        runs, so threads do not share one.
+        """
+        caches = self.__dict__.setdefault("_caches_", {})
+        # What it is built from: the parameters, and the fitted attributes (a new fit
+        # empties the caches, but an attribute may also be set by hand).
+        state = [getattr(self, name) for name in _param_names(type(self))]
+        state += [v for k, v in self.__dict__.items() if k[-1] == "_" and k != "_caches_"]
+        threads = n_threads(self.n_jobs)
+        built = caches.setdefault("decoders", {})
+        held = built.get(threading.get_ident())
+        if (
+            held is None
+            or held[0] != threads
+            or len(held[1]) != len(state)
+            or not all(map(_unchanged, held[1], state))
+        ):
+            if len(built) >= MAX_THREAD_DECODERS:  # threads come and go: bounded
+                built.clear()
+            held = built[threading.get_ident()] = (threads, state, self._new_decoder(threads))
+        decoder = held[2]
+        self._share_caches(decoder, caches)
+        return decoder
+
+    def _new_decoder(self, threads):
+        """A running-text decoder with the current parameters, checked here."""
         self._check_correct_params()
         lm = self.language_model_
         if lm is None:
@@ -1051,12 +1082,16 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             keep_spelling=self.keep_old_spellings_,
             # Never keeping an unknown word: its best word is wanted however far it is.
             max_cost=MAX_COST if self.reject_margin is not None else math.inf,
-            n_threads=n_threads(self.n_jobs),
+            n_threads=threads,
             **self._candidate_indexes_,
         )
         for index in (decoder.neighbors, decoder.seen_neighbors):
             if index is not None:  # n_jobs set after fit (or on a loaded corrector) holds too
                 index.n_jobs = self.n_jobs
+        return decoder
+
+    def _share_caches(self, decoder, caches):
+        """Bind ``decoder`` to the caches of this fit (``caches``) for its parameters."""
         # Candidates and language-model probabilities do not depend on the decoding
         # weights: every decoder of this fit shares them (per number of candidates and
         # the cost they are searched within).
@@ -1092,7 +1127,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if layout is None or layout.key != laid:
             layout = caches["layout"] = Layout(laid)
         decoder._layout = layout
-        return decoder
 
     def save(self, path):
         """Write the fitted corrector to a JSON file (gzip-compressed if ``path`` ends in ``.gz``).
@@ -1276,3 +1310,23 @@ def spread_blocks(indices, n, block):
     indices = list(indices)
     stride = max(1, len(indices) // n)
     return [i for k, i in enumerate(indices) if (k // block) % stride == 0][:n]
+
+
+# Threads that have corrected with one corrector, each with its own decoder (_decoder):
+# more than this and the decoders are built afresh.
+MAX_THREAD_DECODERS = 64
+
+
+@cache
+def _param_names(cls):
+    """The constructor's parameter names of an estimator class, read once."""
+    return tuple(cls._get_param_names())
+
+
+def _unchanged(before, now):
+    """Whether a parameter or fitted attribute is as it was: the same object, or an
+    equal number, string or tuple of the same type (True == 1.0, but
+    ``lm_weight=True`` must be checked, and refused, again)."""
+    return before is now or (
+        type(before) is type(now) and isinstance(now, (int, float, str, tuple)) and before == now
+    )

@@ -391,7 +391,7 @@ class NoisyChannelDecoder:
         for rows, cap in ((known, bound), (~known, self.max_cost)):
             if rows.any():
                 queries = [o for o, row in zip(new, rows, strict=True) if row]
-                dist[rows], ind[rows] = nn._nearest_within(queries, k, cap)
+                dist[rows], ind[rows] = nn._nearest_within(queries, k, cap, self.n_threads)
         return dist, ind
 
     def _nearest_seen(self, nn, new, k, in_lexicon):

@@ -177,12 +177,13 @@ class Batch:
         """The kernel's arrays, in the order of ``search_lines``'s parameters: the layout's,
         and this call's recurrences (``v_rec``, subtracted from keeping a set's word)."""
         lay, dec = self.layout, self.decoder
-        steps = np.array(self.steps, dtype=np.int64)
         v_rec = np.zeros(len(lay.readings))
-        for s in np.unique(steps[steps >= 0]).tolist():
+        # (a set of ints, not np.unique: a call of one line has a few dozen steps)
+        for s in {s for s in self.steps if s >= 0}:
             o, mixed = lay.keys[s]
             if dec._rewarded(lay.readings[s], mixed):
                 v_rec[s] = dec._recurrence(o)
+        steps = np.array(self.steps, dtype=np.int64)
         starts = np.array([0] + [stop for _, stop in self.lines], dtype=np.int64)
         return (
             lay.ctx.array(),

@@ -354,3 +354,36 @@ def test_noise_is_read_relative_to_the_text():
     np.testing.assert_allclose(rel_noisy_near, rel_near)
     # Every word known: a clean text, no division by zero.
     assert relative._text_facts([["the", "cow"]])[1].tolist() == [0.0]
+
+
+def test_a_loop_of_correct_calls_builds_one_decoder_and_follows_set_params(
+    fitted, sample, monkeypatch
+):
+    """A loop over a file's lines calls ``correct`` once per line: the decoder is built
+    once for the parameters, and again only when ``set_params`` changes them."""
+    from skocrcost.correction._decoder import NoisyChannelDecoder
+
+    _, _, X_test, _ = sample
+    fixer = pickle.loads(pickle.dumps(fitted))  # (no caches: the module's fixture is kept)
+    built = []
+    init = NoisyChannelDecoder.__init__
+
+    def counted(self, **kwargs):
+        built.append(kwargs)
+        init(self, **kwargs)
+
+    monkeypatch.setattr(NoisyChannelDecoder, "__init__", counted)
+    default = [fixer.correct(line) for line in X_test[:60]]
+    assert len(built) == 1
+    fixer.set_params(reject_margin=None)  # never keep an unknown word
+    changed = [fixer.correct(line) for line in X_test[:60]]
+    assert len(built) == 2
+    fresh = clone(fitted).set_params(reject_margin=None)
+    fresh.__dict__.update({k: v for k, v in vars(fitted).items() if k.endswith("_")})
+    fresh._caches_ = {}
+    assert changed == [fresh.correct(line) for line in X_test[:60]]
+    assert changed != default  # the parameter took effect: the comparison is not vacuous
+    assert len(built) == 3  # (fresh's)
+    fixer.set_params(reject_margin=fitted.reject_margin)
+    assert [fixer.correct(line) for line in X_test[:60]] == default
+    assert len(built) == 4

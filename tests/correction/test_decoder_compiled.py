@@ -4,7 +4,7 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import read_pairs, shared_path
+from conftest import own_decoder, read_pairs, shared_path
 
 from skocrcost._kernels import openmp_max_threads
 from skocrcost.correction._tokens import WHITESPACE
@@ -44,7 +44,7 @@ def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source,
     sequences = [WHITESPACE.split(line)[::2] for line in lines]
     compiled = fixer._decoder()
     assert compiled._compiled()
-    python = fixer._decoder()
+    python = own_decoder(fixer)
     python._compiled = lambda: False
     got = compiled.correct_tokens(sequences)
     assert got == python.correct_tokens(sequences)
@@ -52,7 +52,7 @@ def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source,
 
 
 def test_cuts_take_the_python_search(corrector):
-    decoder = copy.copy(corrector).set_params(split_cost=5.0)._decoder()
+    decoder = own_decoder(copy.copy(corrector).set_params(split_cost=5.0))
     assert not decoder._compiled()
     decoder._search_lines = None  # (never called)
     assert decoder.correct_tokens([["ofthe", "house"]]) == [["of the", "house"]]
@@ -62,7 +62,7 @@ def test_cuts_take_the_python_search(corrector):
 def test_with_joins_only_lines_that_may_join_take_the_python_search(corrector, source):
     sequences = [WHITESPACE.split(line)[::2] for line in lines_of(source)]
     fixer = copy.copy(corrector).set_params(join_cost=1.0)
-    mixed, python = fixer._decoder(), fixer._decoder()
+    mixed, python = own_decoder(fixer), own_decoder(fixer)
     assert not mixed._compiled()
     python._kernel_reads = lambda: False
     searched = []  # the lines the Python search reads
@@ -106,10 +106,10 @@ def test_the_layout_kept_across_calls_reads_lines_as_the_python_search(corrector
     fixer._caches_ = {}
     lines = lines_of("newspapers")
     sequences = [WHITESPACE.split(line)[::2] for line in lines]
-    python = fixer._decoder()
+    python = own_decoder(fixer)
     python._compiled = lambda: False
     for part in (sequences[:60], sequences[30:], sequences[:60]):
-        compiled = fixer._decoder()
+        compiled = own_decoder(fixer)
         if max_sets is not None:
             compiled.candidate_cache_size = max_sets
         assert compiled._layout is fixer._caches_["layout"]
@@ -147,7 +147,7 @@ def test_seen_candidates_from_the_lexicon_search_are_those_a_search_finds(correc
     monkeypatch.setattr(seen_index, "_nearest_within", counted)
     found = []
     for positions in (True, False):
-        decoder = corrector._decoder()
+        decoder = own_decoder(corrector)
         decoder._cache = {}  # (not the corrector's shared cache: every word searched)
         if not positions:
             decoder.seen_position = None

@@ -229,12 +229,12 @@ def test_every_index_cuts_the_nearest_at_max_distance_as_the_trie(words, qs, k, 
     want = trie(unit.index_, qs, k)
     beyond = want[0] > max_distance
     want[0][beyond], want[1][beyond] = np.inf, -1
-    got = unit._nearest_within(qs, k, max_distance)
+    got = unit._nearest_within(qs, k, max_distance, 1)
     for a, b in zip(got, want, strict=True):
         np.testing.assert_array_equal(a, b)
     brute = EditDistanceNeighbors(k, metric=_PairwiseOnly()).fit(words)
     assert isinstance(brute.index_, nb._BruteIndex)
-    for a, b in zip(brute._nearest_within(qs, k, max_distance), want, strict=True):
+    for a, b in zip(brute._nearest_within(qs, k, max_distance, 1), want, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
@@ -260,5 +260,5 @@ def test_brute_force_refuses_a_bad_max_distance_before_searching(bad):
         EditDistanceNeighbors(1, metric=Counting()).fit(words),
     ):
         with pytest.raises(ValueError, match="max_distance"):
-            nn._nearest_within(["tbe"], 1, bad)
+            nn._nearest_within(["tbe"], 1, bad, 1)
     assert calls == []
