@@ -384,10 +384,14 @@ class NoisyChannelDecoder:
     def _nearest(self, nn, new, k):
         """The ``k`` nearest of ``nn`` to each of ``new`` within its cost bound (rows
         padded with inf and -1), lexicon words searched within the lower one."""
-        known = np.fromiter((o in self.words for o in new), dtype=bool, count=len(new))
+        known = [o in self.words for o in new]
+        bound = min(self.real_word_max_cost, self.max_cost)
+        lexical = any(known)
+        if lexical == all(known):  # one search (most calls on a line or two)
+            return nn._nearest_within(new, k, bound if lexical else self.max_cost, self.n_threads)
+        known = np.array(known)
         dist = np.empty((len(new), k))
         ind = np.empty((len(new), k), dtype=np.intp)
-        bound = min(self.real_word_max_cost, self.max_cost)
         for rows, cap in ((known, bound), (~known, self.max_cost)):
             if rows.any():
                 queries = [o for o, row in zip(new, rows, strict=True) if row]
@@ -406,20 +410,21 @@ class NoisyChannelDecoder:
             return self._nearest(nn, new, k)
         lex_dist, lex_ind = in_lexicon
         whole = lex_ind[:, -1] < 0  # fewer than asked for: every lexicon word in the bound
+        if not whole.any():
+            return self._nearest(nn, new, k)
         dist = np.full((len(new), k), np.inf)
         ind = np.full((len(new), k), -1, dtype=np.intp)
         if not whole.all():
             searched = [o for o, w in zip(new, whole.tolist(), strict=True) if not w]
             dist[~whole], ind[~whole] = self._nearest(nn, searched, k)
-        if whole.any():
-            lex = lex_ind[whole]
-            seen = np.where(lex >= 0, self.seen_position[np.maximum(lex, 0)], -1)
-            first = np.argsort(seen < 0, axis=1, kind="stable")  # the seen ones, in order
-            seen = np.take_along_axis(seen, first, axis=1)[:, :k]
-            costs = np.take_along_axis(lex_dist[whole], first, axis=1)[:, :k]
-            width = seen.shape[1]
-            ind[whole, :width] = seen
-            dist[whole, :width] = np.where(seen >= 0, costs, np.inf)
+        lex = lex_ind[whole]
+        seen = np.where(lex >= 0, self.seen_position[np.maximum(lex, 0)], -1)
+        first = np.argsort(seen < 0, axis=1, kind="stable")  # the seen ones, in order
+        seen = np.take_along_axis(seen, first, axis=1)[:, :k]
+        costs = np.take_along_axis(lex_dist[whole], first, axis=1)[:, :k]
+        width = seen.shape[1]
+        ind[whole, :width] = seen
+        dist[whole, :width] = np.where(seen >= 0, costs, np.inf)
         return dist, ind
 
     def _undone(self, o):
