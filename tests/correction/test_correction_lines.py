@@ -387,3 +387,26 @@ def test_a_loop_of_correct_calls_builds_one_decoder_and_follows_set_params(
     fixer.set_params(reject_margin=fitted.reject_margin)
     assert [fixer.correct(line) for line in X_test[:60]] == default
     assert len(built) == 4
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=120),
+    st.integers(0, 30),
+)
+def test_the_noise_shares_are_the_shares_of_each_line_and_the_lines_around_it(counts, nearby):
+    """Exactly: sums of whole counts; on a text at least as long as the window, numpy's
+    convolution gives the same (on a shorter one, its "same" mode is off centre)."""
+    from skocrcost.correction._confidence import noise_shares
+
+    unknown = [min(u, t) for u, t in counts]
+    total = [t for _, t in counts]
+    line, near = noise_shares(unknown, total, nearby)
+    assert line.tolist() == [u / max(t, 1) for u, t in zip(unknown, total, strict=True)]
+    around = [slice(max(0, i - nearby), i + nearby + 1) for i in range(len(unknown))]
+    assert near.tolist() == [sum(unknown[w]) / max(sum(total[w]), 1) for w in around]
+    if len(unknown) >= 2 * nearby + 1:
+        u, t = np.array(unknown, dtype=float), np.array(total, dtype=float)
+        kernel = np.ones(2 * nearby + 1)
+        want = np.convolve(u, kernel, "same") / np.maximum(np.convolve(t, kernel, "same"), 1)
+        np.testing.assert_array_equal(near, want)
