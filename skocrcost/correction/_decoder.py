@@ -547,10 +547,10 @@ class NoisyChannelDecoder:
             else:
                 keep, change = self._rejection(o), 0.0
             words, scores = [o], [keep]
-            for w, c in zip(candidates, costs):
+            for w, c in zip(candidates, costs.tolist()):  # (floats: numpy's scalars cost more)
                 if w != o:
                     words.append(w)
-                    scores.append(float(c) + change)
+                    scores.append(c + change)
             priced = [known] + [True] * (len(words) - 1)
         # (lists, not arrays, until the end: a few readings each, and a call per word)
         index = [k for k, score in enumerate(scores) if score < math.inf]
@@ -561,14 +561,15 @@ class NoisyChannelDecoder:
             modern = modernisations(o, words[1:])
             written = [o] + [o if m else w for w, m in zip(words[1:], modern, strict=True)]
         meant = [words[k] for k in index]
+        every = [w.lower() for w in words]
         return _Readings(
             words=meant if written is words else [written[k] for k in index],
             meant=meant,
-            lower=[w.lower() for w in meant],
+            lower=[every[k] for k in index],
             scores=np.array([scores[k] for k in index], dtype=float),
             priced=np.array([priced[k] for k in index], dtype=bool),
             index=np.array(index, dtype=np.intp),
-            every=[w.lower() for w in words],
+            every=every,
         )
 
     def _lm_scores(self, o, contexts, mixed=False):
