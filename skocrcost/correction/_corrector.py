@@ -808,8 +808,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             )
 
     def _keep_score(self, x):
-        """The score of leaving ``x`` as it is (:func:`_keeping`)."""
-        return _keeping(self.log_oov_, self.spelling_, x)
+        """``-ln P(out of lexicon) - ln P_spell(x)``: the score of leaving ``x`` as it is."""
+        return -self.log_oov_ + self.spelling_.surprisal(x)
 
     def _variant_offset(self):
         """``-ln(variant_weight)`` nats, inf when variants are off or were not learned."""
@@ -1039,25 +1039,22 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         lm = self.language_model_
         if lm is None:
             lm = _UnigramPrior(self.lexicon_, self.log_prior_, self.prior_weight)
-        # The closures hold what they read as it is now, not the corrector: a decoder
-        # serves calls while its parameters and fitted attributes stay as they are.
-        scale, margin, variants = self.scale_, self.reject_margin, self.variants_
-        log_oov, spelling = self.log_oov_, self.spelling_
+        scale = self.scale_
 
         def reject(x):
-            if margin is None:
+            if self.reject_margin is None:
                 return math.inf
             # Replace x only when score + reject_margin < keep(x), as in predict.
-            return (_keeping(log_oov, spelling, x) - margin) / scale
+            return (self._keep_score(x) - self.reject_margin) / scale
 
         offset = self._variant_offset()
-        if margin is None:
+        if self.reject_margin is None:
             offset = math.inf  # never keep an out-of-lexicon word, as a variant either
         else:
-            offset -= margin  # the margin applies to every way of keeping x
+            offset -= self.reject_margin  # the margin applies to every way of keeping x
 
         def variant(x, words):
-            return variants.surprisal(x, words) / scale
+            return self.variants_.surprisal(x, words) / scale
 
         caches = self.__dict__.setdefault("_caches_", {})
         if "words" not in caches:
@@ -1333,8 +1330,3 @@ def _unchanged(before, now):
     return before is now or (
         type(before) is type(now) and isinstance(now, (int, float, str, tuple)) and before == now
     )
-
-
-def _keeping(log_oov, spelling, x):
-    """``-ln P(out of lexicon) - ln P_spell(x)``: the score of leaving ``x`` as it is."""
-    return -log_oov + spelling.surprisal(x)
