@@ -283,10 +283,11 @@ class ChangeFeatures(LeavesCachesOut):
 
 def noise_shares(unknown, total, nearby):
     """The share of unknown words of each line, and of the ``nearby`` lines on each side
-    of it with it, from each line's counts (ints): two arrays.  In Python, by running
-    sums, rather than by numpy's convolution, whose fixed costs dominate when
-    ``correct`` is called once per line; the counts are whole numbers, so the sums, and
-    the shares, are those of the convolution exactly."""
+    of it with it, from each line's counts (ints): two arrays.  By running sums in
+    Python (numpy's fixed costs dominate when ``correct`` is called once per line).
+    The counts are whole numbers, so on a text of ``2 * nearby + 1`` lines or more
+    these are exactly the shares of numpy's convolution in "same" mode, which on a
+    shorter text is off centre."""
     n = len(unknown)
     run_u, run_t = [0, *accumulate(unknown)], [0, *accumulate(total)]
     near = []
