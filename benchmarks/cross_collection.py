@@ -32,6 +32,13 @@ learn their confidence of changes anew from ``K`` line pairs of the collection t
 correct (``OCRCorrector.fit_confidence``): whole blocks of its training part, spread
 over it, as a user would transcribe a few pages of their own collection.
 
+With ``--changes``, each run also reports the changes the corrector proposes to
+the held-out lines (``correct(text, return_confidence=True)``), each labelled
+by whether it helps as the confidence learns it (it gives its tokens their true
+words and brings them nearer to the truth in characters; the truth aligned by
+``align_tokens``): how many, the share that helps, the ROC AUC of the confidence
+over them, and how many of the helpful ones the threshold lets through.
+
 Reported per run: word error rate (WER: word-level Levenshtein over whitespace
 tokens, case and punctuation kept) and character error rate (CER) before and
 after; the share of the lexicon ceiling's cut (the ceiling: every OCR token
@@ -57,6 +64,7 @@ from skocrcost.correction import (
     character_error_rate,
     word_error_rate,
 )
+from skocrcost.correction._confidence import _helps
 from skocrcost.correction._corrector import spread_blocks
 from skocrcost.correction._tokens import split_token
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
@@ -165,6 +173,33 @@ def evaluate(fixer, ocr, truth, correct=None):
     return out
 
 
+def proposed_changes(fixer, ocr, truth):
+    """The changes ``fixer`` proposes to ``ocr`` read as one text, judged against ``truth``:
+    their number, the share that helps, the confidence's ROC AUC over them, and the
+    helpful ones applied (``min_confidence``) out of all helpful ones."""
+    from sklearn.metrics import roc_auc_score
+
+    text, changes = fixer.correct("\n".join(ocr), return_confidence=True)
+    if text.split("\n") != list(fixer.predict(ocr)):
+        raise AssertionError("correct(text) and predict(lines) disagree")
+    aligned = [
+        [t or "" for o, t in align_tokens(o_l, t_l) if o is not None]
+        for o_l, t_l in zip(ocr, truth)
+    ]
+    helps = [
+        _helps([c.original], [c.corrected], aligned[c.line][c.start : c.stop]) for c in changes
+    ]
+    p = [c.confidence for c in changes]
+    auc = roc_auc_score(helps, p) if 0 < sum(helps) < len(helps) else float("nan")
+    return {
+        "changes": len(changes),
+        "helpful_share": sum(helps) / max(len(changes), 1),
+        "confidence_auc": float(auc),
+        "helpful_applied": sum(h and c.applied for h, c in zip(helps, changes)),
+        "helpful": sum(helps),
+    }
+
+
 def quality(ocr, hyp, truth):
     """WER and CER before and after, lines made worse, right tokens changed."""
     wer0, wer1 = word_error_rate(ocr, truth), word_error_rate(hyp, truth)
@@ -212,6 +247,11 @@ def main(argv=None):
         "the corrector it chooses",
     )
     parser.add_argument(
+        "--changes",
+        action="store_true",
+        help="also judge every change proposed: share helpful, confidence ROC AUC",
+    )
+    parser.add_argument(
         "--thresholds",
         default=None,
         help="comma-separated min_confidence values to correct with (no refit)",
@@ -240,6 +280,8 @@ def main(argv=None):
             for threshold in _thresholds(args, fixer):
                 fixer.set_params(min_confidence=threshold)
                 result = evaluate(fixer, X_test, y_test)
+                if args.changes:
+                    result.update(proposed_changes(fixer, X_test, y_test))
                 result.update(
                     collection=name, run=f"pretrained+{k}" if k else "pretrained",
                     fit_seconds=fit_seconds, n_train=k, min_confidence=threshold,
@@ -272,6 +314,8 @@ def main(argv=None):
             for threshold in _thresholds(args, fixer):
                 fixer.set_params(min_confidence=threshold)
                 result = evaluate(fixer, data[name][2], data[name][3])
+                if args.changes:
+                    result.update(proposed_changes(fixer, data[name][2], data[name][3]))
                 result.update(
                     collection=name,
                     run=kind,
@@ -318,6 +362,14 @@ def report(result):
         f"{result['tokens_per_cpu_second']:.0f} tok/s",
         flush=True,
     )
+    if "changes" in result:
+        print(
+            f"{'':18s} {result['changes']} changes proposed, "
+            f"{100 * result['helpful_share']:.0f}% helpful, confidence ROC AUC "
+            f"{result['confidence_auc']:.2f}, {result['helpful_applied']} of the "
+            f"{result['helpful']} helpful ones applied",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
