@@ -160,8 +160,9 @@ def lines_made_worse(ocr, hyp, truth):
     return worse / len(ocr)
 
 
-def evaluate(fixer, ocr, truth, correct=None):
-    """The measures of correcting ``ocr`` by ``correct`` (default: ``fixer.predict``)."""
+def evaluate(fixer, ocr, truth, correct=None, changes=False):
+    """The measures of correcting ``ocr`` by ``correct`` (default: ``fixer.predict``);
+    ``changes``: also :func:`proposed_changes` of that correction."""
     t0 = time.process_time()
     hyp = list(fixer.predict(ocr)) if correct is None else [correct(line) for line in ocr]
     seconds = time.process_time() - t0
@@ -170,22 +171,22 @@ def evaluate(fixer, ocr, truth, correct=None):
     wer_c = word_error_rate(ceiling(ocr, truth, set(fixer.lexicon_)), truth)
     out["ceiling_share"] = (wer0 - wer1) / (wer0 - wer_c) if wer0 > wer_c else float("nan")
     out["tokens_per_cpu_second"] = sum(len(o.split()) for o in ocr) / seconds
+    if changes:
+        out.update(proposed_changes(fixer, ocr, truth, hyp))
     return out
 
 
-def proposed_changes(fixer, ocr, truth):
-    """The changes ``fixer`` proposes to ``ocr`` read as one text, judged against ``truth``:
-    their number, the share that helps, the confidence's ROC AUC over them, and the
-    helpful ones applied (``min_confidence``) out of all helpful ones."""
+def proposed_changes(fixer, ocr, truth, hyp):
+    """The changes ``fixer`` proposes to ``ocr`` read as one text (``hyp``, as
+    ``predict`` corrected it), judged against ``truth``: their number, the share that
+    helps, the confidence's ROC AUC over them, and the helpful ones applied
+    (``min_confidence``) out of all helpful ones."""
     from sklearn.metrics import roc_auc_score
 
     text, changes = fixer.correct("\n".join(ocr), return_confidence=True)
-    if text.split("\n") != list(fixer.predict(ocr)):
+    if text.split("\n") != hyp:
         raise AssertionError("correct(text) and predict(lines) disagree")
-    aligned = [
-        [t or "" for o, t in align_tokens(o_l, t_l) if o is not None]
-        for o_l, t_l in zip(ocr, truth)
-    ]
+    aligned = [[t or "" for _, t in _positions(o, t)] for o, t in zip(ocr, truth, strict=True)]
     helps = [
         _helps([c.original], [c.corrected], aligned[c.line][c.start : c.stop]) for c in changes
     ]
@@ -279,9 +280,7 @@ def main(argv=None):
             X_test, y_test = [X_test[j] for j in kept], [y_test[j] for j in kept]
             for threshold in _thresholds(args, fixer):
                 fixer.set_params(min_confidence=threshold)
-                result = evaluate(fixer, X_test, y_test)
-                if args.changes:
-                    result.update(proposed_changes(fixer, X_test, y_test))
+                result = evaluate(fixer, X_test, y_test, changes=args.changes)
                 result.update(
                     collection=name, run=f"pretrained+{k}" if k else "pretrained",
                     fit_seconds=fit_seconds, n_train=k, min_confidence=threshold,
@@ -313,9 +312,7 @@ def main(argv=None):
             fit_seconds = time.process_time() - t0
             for threshold in _thresholds(args, fixer):
                 fixer.set_params(min_confidence=threshold)
-                result = evaluate(fixer, data[name][2], data[name][3])
-                if args.changes:
-                    result.update(proposed_changes(fixer, data[name][2], data[name][3]))
+                result = evaluate(fixer, data[name][2], data[name][3], changes=args.changes)
                 result.update(
                     collection=name,
                     run=kind,
