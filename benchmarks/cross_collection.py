@@ -36,8 +36,12 @@ With ``--changes``, each run also reports the changes the corrector proposes to
 the held-out lines (``correct(text, return_confidence=True)``), each labelled
 by whether it helps as the confidence learns it (it gives its tokens their true
 words and brings them nearer to the truth in characters; the truth aligned by
-``align_tokens``): how many, the share that helps, the ROC AUC of the confidence
-over them, and how many of the helpful ones the threshold lets through.
+``align_tokens``, a change judged with the whole words its tokens belong to):
+how many, the share that helps, the ROC AUC of the confidence over them, and how
+many of the helpful ones the threshold lets through; and what became of the
+errors the lexicon ceiling fixes (:data:`FATES`: a helpful change made or held
+back, a wrong change, no change to a split word or a core of several words, no
+change though the true word was a candidate, or not a candidate).
 
 Reported per run: word error rate (WER: word-level Levenshtein over whitespace
 tokens, case and punctuation kept) and character error rate (CER) before and
@@ -134,21 +138,38 @@ def right_tokens_changed(ocr, hyp, truth):
     correction changed (aligned to anything but themselves in its output)."""
     right = changed = 0
     for o_line, h_line, t_line in zip(ocr, hyp, truth, strict=True):
-        kept = _kept_positions(o_line, h_line)
-        for k, (o, t) in enumerate(_positions(o_line, t_line)):
-            if o is not None and o == t:
-                right += 1
-                changed += k not in kept
+        kept = _kept_tokens(o_line, h_line)
+        for k in _kept_tokens(o_line, t_line):
+            right += 1
+            changed += k not in kept
     return changed / max(right, 1)
 
 
-def _positions(a_line, b_line):
-    """The columns of ``align_tokens`` that have a token of ``a_line``, in its order."""
-    return [(a, b) for a, b in align_tokens(a_line, b_line) if a is not None]
+def _token_columns(a_line, b_line):
+    """For each whitespace token of ``a_line``, the index of its column in
+    ``align_tokens(a_line, b_line)``, and the columns (a column may hold several
+    tokens: a split or merged word)."""
+    columns = [(a, b) for a, b in align_tokens(a_line, b_line) if a is not None]
+    return [k for k, (a, _) in enumerate(columns) for _ in a.split()], columns
 
 
-def _kept_positions(a_line, b_line):
-    return {k for k, (a, b) in enumerate(_positions(a_line, b_line)) if a == b}
+def _kept_tokens(a_line, b_line):
+    """The whitespace tokens of ``a_line`` aligned to themselves in ``b_line``."""
+    where, columns = _token_columns(a_line, b_line)
+    return {i for i, k in enumerate(where) if columns[k][0] == columns[k][1]}
+
+
+def _judged_span(change, o_line, t_line):
+    """``(original, corrected, truth)`` token lists of ``change`` widened to the whole
+    columns of ``align_tokens(o_line, t_line)`` that it touches, so that a change of
+    one token of a split word is judged against the word."""
+    where, columns = _token_columns(o_line, t_line)
+    first, last = where[change.start], where[change.stop - 1]
+    start, stop = where.index(first), len(where) - where[::-1].index(last)
+    tokens = o_line.split()
+    corrected = tokens[start : change.start] + [change.corrected] + tokens[change.stop : stop]
+    truth = [t or "" for _, t in columns[first : last + 1]]
+    return tokens[start:stop], corrected, truth
 
 
 def lines_made_worse(ocr, hyp, truth):
@@ -186,10 +207,7 @@ def proposed_changes(fixer, ocr, truth, hyp):
     text, changes = fixer.correct("\n".join(ocr), return_confidence=True)
     if text.split("\n") != hyp:
         raise AssertionError("correct(text) and predict(lines) disagree")
-    aligned = [[t or "" for _, t in _positions(o, t)] for o, t in zip(ocr, truth, strict=True)]
-    helps = [
-        _helps([c.original], [c.corrected], aligned[c.line][c.start : c.stop]) for c in changes
-    ]
+    helps = [_helps(*_judged_span(c, ocr[c.line], truth[c.line])) for c in changes]
     p = [c.confidence for c in changes]
     auc = roc_auc_score(helps, p) if 0 < sum(helps) < len(helps) else float("nan")
     return {
@@ -198,7 +216,50 @@ def proposed_changes(fixer, ocr, truth, hyp):
         "confidence_auc": float(auc),
         "helpful_applied": sum(h and c.applied for h, c in zip(helps, changes)),
         "helpful": sum(helps),
+        "ceiling_errors": ceiling_errors(fixer, ocr, truth, changes),
     }
+
+
+# What became of the errors the lexicon ceiling fixes, in the order reported.
+FATES = (
+    "applied",  # a change that helps (its label) covered the token, and was made
+    "held back",  # ... and the confidence held it back
+    "wrong change",  # the change proposed over it does not help
+    "split or inner punctuation",  # no change; several tokens, or a core of several words
+    "candidate not chosen",  # no change; the true word was among the candidates
+    "not a candidate",  # no change; the true word was not among the candidates
+)
+
+
+def ceiling_errors(fixer, ocr, truth, changes):
+    """``{fate: count}`` of the OCR tokens the lexicon ceiling corrects (:func:`ceiling`)
+    in ``changes``, the corrector's proposals to ``ocr`` read as one text."""
+    words = set(fixer.lexicon_)
+    decoder = fixer._decoder()
+    covering = {}  # (line, column) -> the change over it
+    for c in changes:
+        where, _ = _token_columns(ocr[c.line], truth[c.line])
+        for k in range(c.start, c.stop):
+            covering[c.line, where[k]] = c
+    fates = dict.fromkeys(FATES, 0)
+    for i, (o_line, t_line) in enumerate(zip(ocr, truth, strict=True)):
+        for k, (o, t) in enumerate(_token_columns(o_line, t_line)[1]):
+            core, truth_core = split_token(o)[1], split_token(t or "")[1]
+            if t is None or not core or truth_core == core or truth_core.lower() not in words:
+                continue  # not an error the ceiling fixes (as ceiling() reads it)
+            change = covering.get((i, k))
+            if change is not None:
+                right = _helps(*_judged_span(change, o_line, t_line))
+                fate = ("applied" if change.applied else "held back") if right else "wrong change"
+            elif " " in o or len(decoder._word_pieces(core)) > 1:
+                fate = "split or inner punctuation"
+            else:
+                key = decoder._key(core)
+                decoder.candidates([key])
+                found = truth_core.lower() in decoder._cache[key][0]
+                fate = "candidate not chosen" if found else "not a candidate"
+            fates[fate] += 1
+    return fates
 
 
 def quality(ocr, hyp, truth):
@@ -365,6 +426,13 @@ def report(result):
             f"{100 * result['helpful_share']:.0f}% helpful, confidence ROC AUC "
             f"{result['confidence_auc']:.2f}, {result['helpful_applied']} of the "
             f"{result['helpful']} helpful ones applied",
+            flush=True,
+        )
+        fates = result["ceiling_errors"]
+        n = max(sum(fates.values()), 1)
+        print(
+            f"{'':18s} the ceiling's {sum(fates.values())} errors: "
+            + ", ".join(f"{fate} {100 * count / n:.0f}%" for fate, count in fates.items()),
             flush=True,
         )
 

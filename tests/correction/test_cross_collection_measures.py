@@ -1,0 +1,71 @@
+"""The measures of benchmarks/cross_collection.py, which the docs' tables come from: each
+OCR token judged against the truth it is aligned with, split and merged words included."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from skocrcost.correction._confidence import Change
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def measures():
+    sys.path.insert(0, str(BENCHMARKS))  # (its own imports: _pairs)
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "cross_collection", BENCHMARKS / "cross_collection.py"
+        )
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+OCR = "Tbe cat retu rned home"
+TRUTH = "The cat returned home"  # "retu rned" is one column of the alignment
+
+
+def change(start, stop, corrected):
+    original = " ".join(OCR.split()[start:stop])
+    return Change(0, start, stop, original, corrected, 0.5, True)
+
+
+def test_a_change_is_judged_against_the_truth_of_its_tokens(measures):
+    span = measures._judged_span
+    assert span(change(0, 1, "The"), OCR, TRUTH) == (["Tbe"], ["The"], ["The"])
+    # after the split word: the token's own truth, not the column its index would name
+    assert span(change(4, 5, "house"), OCR, TRUTH) == (["home"], ["house"], ["home"])
+    # one half of a split word: judged with the whole word
+    assert span(change(3, 4, "turned"), OCR, TRUTH) == (
+        ["retu", "rned"],
+        ["retu", "turned"],
+        ["returned"],
+    )
+    assert span(change(2, 4, "returned"), OCR, TRUTH) == (
+        ["retu", "rned"],
+        ["returned"],
+        ["returned"],
+    )
+
+
+def test_right_tokens_changed_counts_tokens_not_columns(measures):
+    changed = measures.right_tokens_changed
+    # right: "cat" and "home"; the split word's column is no right token
+    assert changed([OCR], ["The cat returned home"], [TRUTH]) == 0.0
+    assert changed([OCR], ["Tbe cat returned house"], [TRUTH]) == 0.5
+    assert changed([OCR], ["Tbe cut retu rned house"], [TRUTH]) == 1.0
+    assert changed([OCR], [OCR], [TRUTH]) == 0.0
+
+
+def test_the_ceiling_gives_each_misread_lexicon_word_its_truth(measures):
+    words = {"the", "cat", "returned", "home"}
+    assert measures.ceiling(["Tbe cat hame, xyz"], ["The cat home, Smith"], words) == [
+        "The cat home, xyz"  # (a word outside the lexicon stays)
+    ]
+    assert measures.lines_made_worse(["Tbe cat"], ["Tbe cot"], ["The cat"]) == 1.0
+    assert measures.lines_made_worse(["Tbe cat"], ["The cat"], ["The cat"]) == 0.0
