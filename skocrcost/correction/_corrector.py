@@ -193,13 +193,15 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         the second token comes back as ``""``.  None never joins.  Set
         ``split_cost`` and ``join_cost`` before :meth:`fit`: the confidence of
         changes learns from the cuts and joins the decoder then makes.
-    recurrence_weight : float, default=3.0
-        In :meth:`correct` and :meth:`predict` on sequences, the nats by which
-        keeping an out-of-lexicon word gets cheaper per natural log of the
-        number of times it occurs in the text being corrected (the whole
-        ``text``, or all the sequences passed): a spelling the text keeps
-        using (``haue``, ``gouernment``, a name) is more likely right than a
-        misreading.  0 ignores recurrences.
+    recurrence_weight : float, default=0.0
+        In :meth:`correct` and :meth:`predict`, the nats by which keeping an
+        out-of-lexicon word gets cheaper per natural log of the number of
+        times it occurs in the text being corrected (the whole ``text``, or
+        all the lines or sequences passed): a spelling the text keeps using
+        (``haue``, ``gouernment``, a name) may be right.  0, the default,
+        ignores recurrences here: on noisy print a common word's misreading
+        recurs too (``tlie`` for ``the``), and the confidence of changes
+        already weighs how often the text repeats a word.
     variant_weight : float, default=0.0
         The weight of the spelling-variant reading of an out-of-lexicon token
         (see "Spelling variants" above): ``-ln(variant_weight)`` nats are added
@@ -365,7 +367,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     >>> text, changes = fixer.correct("Tbe Queene of tbe Fairies", return_confidence=True)
     >>> [(c.original, c.corrected, round(c.confidence, 2), c.applied) for c in changes]
-    [('Tbe', 'The', 0.68, False), ('tbe', 'the', 0.81, True)]
+    [('Tbe', 'The', 0.5, False), ('tbe', 'the', 0.78, True)]
 
     Small examples, on tokens (a token is a line of one word):
 
@@ -446,7 +448,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         real_word_smoothing=None,
         split_cost=None,
         join_cost=None,
-        recurrence_weight=3.0,
+        recurrence_weight=0.0,
         variant_weight=0.0,
         rules=(),
         beam_width=8,
