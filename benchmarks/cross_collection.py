@@ -174,7 +174,7 @@ def _judged_span(change, o_line, t_line):
 
 def lines_made_worse(ocr, hyp, truth):
     worse = sum(
-        character_error_rate([h], [t]) > character_error_rate([o], [t])
+        character_error_rate([t], [h]) > character_error_rate([t], [o])
         for o, h, t in zip(ocr, hyp, truth, strict=True)
         if t
     )
@@ -189,7 +189,7 @@ def evaluate(fixer, ocr, truth, correct=None, changes=False):
     seconds = time.process_time() - t0
     out = quality(ocr, hyp, truth)
     wer0, wer1 = out["wer_before"], out["wer_after"]
-    wer_c = word_error_rate(ceiling(ocr, truth, set(fixer.lexicon_)), truth)
+    wer_c = word_error_rate(truth, ceiling(ocr, truth, set(fixer.lexicon_)))
     out["ceiling_share"] = (wer0 - wer1) / (wer0 - wer_c) if wer0 > wer_c else float("nan")
     out["tokens_per_cpu_second"] = sum(len(o.split()) for o in ocr) / seconds
     if changes:
@@ -264,13 +264,13 @@ def ceiling_errors(fixer, ocr, truth, changes):
 
 def quality(ocr, hyp, truth):
     """WER and CER before and after, lines made worse, right tokens changed."""
-    wer0, wer1 = word_error_rate(ocr, truth), word_error_rate(hyp, truth)
+    wer0, wer1 = word_error_rate(truth, ocr), word_error_rate(truth, hyp)
     return {
         "wer_before": wer0,
         "wer_after": wer1,
         "wer_change": (wer1 - wer0) / wer0,
-        "cer_before": character_error_rate(ocr, truth),
-        "cer_after": character_error_rate(hyp, truth),
+        "cer_before": character_error_rate(truth, ocr),
+        "cer_after": character_error_rate(truth, hyp),
         "lines_worse": lines_made_worse(ocr, hyp, truth),
         "right_changed": right_tokens_changed(ocr, hyp, truth),
     }

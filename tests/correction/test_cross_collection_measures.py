@@ -69,3 +69,12 @@ def test_the_ceiling_gives_each_misread_lexicon_word_its_truth(measures):
     ]
     assert measures.lines_made_worse(["Tbe cat"], ["Tbe cot"], ["The cat"]) == 1.0
     assert measures.lines_made_worse(["Tbe cat"], ["The cat"], ["The cat"]) == 0.0
+
+
+def test_error_rates_are_over_the_truth(measures):
+    # A truth of three words; the OCR has two errors in four words, the correction one.
+    q = measures.quality(["a x c d"], ["a b c d"], ["a b c"])
+    assert q["wer_before"] == pytest.approx(2 / 3)  # not 2 / 4: over the truth's words
+    assert q["wer_after"] == pytest.approx(1 / 3)
+    assert q["cer_before"] == pytest.approx(3 / 5)  # "x" for "b", " d" extra
+    assert q["lines_worse"] == 0.0
