@@ -123,14 +123,24 @@ def ceiling(ocr, truth, words):
         for o, t in align_tokens(o_line, t_line):
             if o is None:
                 continue
-            if t is not None and t != o:
-                lead, core, trail = split_token(o)
-                truth_core = split_token(t)[1]
-                if core and truth_core.lower() in words:
-                    o = lead + truth_core + trail
+            truth_core = _ceiling_word(o, t, words)
+            if truth_core is not None:
+                lead, _, trail = split_token(o)
+                o = lead + truth_core + trail
             tokens.append(o)
         out.append(" ".join(tokens))
     return out
+
+
+def _ceiling_word(o, t, words):
+    """The core the ceiling gives the OCR column ``o`` aligned with ``t``: the truth's
+    core when it is another lexicon word, else None."""
+    if t is None or t == o:
+        return None
+    core, truth_core = split_token(o)[1], split_token(t)[1]
+    if not core or truth_core == core or truth_core.lower() not in words:
+        return None
+    return truth_core
 
 
 def right_tokens_changed(ocr, hyp, truth):
@@ -138,10 +148,9 @@ def right_tokens_changed(ocr, hyp, truth):
     correction changed (aligned to anything but themselves in its output)."""
     right = changed = 0
     for o_line, h_line, t_line in zip(ocr, hyp, truth, strict=True):
-        kept = _kept_tokens(o_line, h_line)
-        for k in _kept_tokens(o_line, t_line):
-            right += 1
-            changed += k not in kept
+        was_right = _kept_tokens(o_line, t_line)
+        right += len(was_right)
+        changed += len(was_right - _kept_tokens(o_line, h_line))
     return changed / max(right, 1)
 
 
@@ -236,18 +245,19 @@ def ceiling_errors(fixer, ocr, truth, changes):
     in ``changes``, the corrector's proposals to ``ocr`` read as one text."""
     words = set(fixer.lexicon_)
     decoder = fixer._decoder()
-    covering = {}  # (line, column) -> the change over it
+    by_line = {}
     for c in changes:
-        where, _ = _token_columns(ocr[c.line], truth[c.line])
-        for k in range(c.start, c.stop):
-            covering[c.line, where[k]] = c
+        by_line.setdefault(c.line, []).append(c)
     fates = dict.fromkeys(FATES, 0)
     for i, (o_line, t_line) in enumerate(zip(ocr, truth, strict=True)):
-        for k, (o, t) in enumerate(_token_columns(o_line, t_line)[1]):
-            core, truth_core = split_token(o)[1], split_token(t or "")[1]
-            if t is None or not core or truth_core == core or truth_core.lower() not in words:
-                continue  # not an error the ceiling fixes (as ceiling() reads it)
-            change = covering.get((i, k))
+        where, columns = _token_columns(o_line, t_line)
+        covering = {where[k]: c for c in by_line.get(i, ()) for k in range(c.start, c.stop)}
+        for k, (o, t) in enumerate(columns):
+            truth_core = _ceiling_word(o, t, words)
+            if truth_core is None:
+                continue  # not an error the ceiling fixes
+            core = split_token(o)[1]
+            change = covering.get(k)
             if change is not None:
                 right = _helps(*_judged_span(change, o_line, t_line))
                 fate = ("applied" if change.applied else "held back") if right else "wrong change"
