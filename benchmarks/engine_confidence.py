@@ -15,7 +15,7 @@ The degradation, drawn per line from a seeded generator: a DejaVu Serif face
 rendered at 17 to 23 pixels, skewed by up to 0.6 degrees, scaled down to 60-90%
 (a low-resolution scan), blurred (Gaussian, radius 0.2 to 0.7), salt-and-pepper
 noise on 0.2-1.2% of the pixels, scaled back up and thresholded: Tesseract's
-character error rate comes out at 4.7-6.5% (word error rate 24-28%, much of it
+character error rate comes out at 4.8-6.5% (word error rate 23-27%, much of it
 punctuation).  Tesseract's output is
 cached in ``benchmarks/results/engine_confidence/`` (not committed), so a rerun
 only corrects.
