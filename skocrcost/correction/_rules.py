@@ -147,9 +147,9 @@ class SurfaceRules:
         for xs, ys in zip(ocr_sequences, truth_sequences, strict=True):
             pairs = [(o, t) for o, t in zip(xs, ys, strict=True) if o]
             line = [o for o, _ in pairs]
-            self._count_joins(join, line, [t for t in ys if t])
-            for k, (o, t) in enumerate(pairs):
-                lo, co, to = split_token(o)
+            parts = [split_token(o) for o in line]
+            self._count_joins(join, line, [c for _, c, _ in parts], [t for t in ys if t])
+            for k, ((_, t), (lo, co, to)) in enumerate(zip(pairs, parts)):
                 lt, ct, tt = split_token(t)
                 self._count_capitals(capitals, co, ct)
                 if (broken := broken_word(co, words)) is not None and not broken[1]:
@@ -223,19 +223,21 @@ class SurfaceRules:
         return "".join(out) + token[last:] if out else token
 
     @staticmethod
-    def _count_joins(table, line, truth):
-        """Count how ``truth`` writes each pair of neighbouring tokens of ``line`` that
-        make one of its words: with a hyphen where they meet, or closed up."""
-        written = defaultdict(set)
-        for token in truth:
-            core = split_token(token)[1].lower()
-            written[core].add("")
-            if core.count("-") == 1:
-                written[core.replace("-", "")].add("-")
-        for a, b in zip(line, line[1:]):
-            halves = join_halves(a, b)
-            if halves is not None:
-                for way in written.get((halves[0] + halves[1]).lower(), ()):
+    def _count_joins(table, line, cores, truth):
+        """Count how ``truth`` writes each pair of neighbouring tokens of ``line`` (whose
+        cores are ``cores``) that make one of its words: with a hyphen where they meet,
+        or closed up."""
+        truth_cores = [split_token(token)[1].lower() for token in truth]
+        ways = (
+            ("", set(truth_cores)),
+            ("-", {c.replace("-", "") for c in truth_cores if c.count("-") == 1}),
+        )
+        for k in range(len(line) - 1):
+            joined = (cores[k] + cores[k + 1]).lower()
+            written = [way for way, words in ways if joined in words]
+            # (most neighbours make no word of the truth's: looked up first)
+            if written and (halves := join_halves(line[k], line[k + 1])) is not None:
+                for way in written:
                     table[halves[2]][way] += 1
 
     # Tokens on each side of a token without a word that judge how to space it: the

@@ -15,6 +15,8 @@ _INSIDE = re.compile(r"([^\w'\u2019]+|['\u2019][sS](?!\w))")
 
 def split_token(token):
     """``(leading punctuation, core, trailing punctuation)`` of a whitespace token."""
+    if token.isalnum():  # most tokens (\w is a character isalnum() takes, or "_")
+        return "", token, ""
     lead, core, trail = _CORE.match(token).groups()
     # Combining marks (category M) are \W to the regex but belong to the letter before
     # them: "e\u0301" must not be corrected as "e" with a trailing accent.
@@ -31,6 +33,8 @@ def split_core(core):
 
     Combining marks are ``\\W`` to the regex but belong to the letter before them.
     """
+    if core.isalnum():  # most words: nothing inside to cut at (no \W, no apostrophe)
+        return [core]
     parts = _INSIDE.split(core)
     for j in range(len(parts) - 2, 0, -2):  # separators, right to left
         if all(unicodedata.category(c).startswith("M") for c in parts[j]):
@@ -126,6 +130,12 @@ def broken_word(core, words):
 def case_pattern(core):
     """How a word is cased: "lower", "upper" (two letters or more), "capital" (first
     letter only), "mixed", or "none" (no letter)."""
+    if core.isascii() and core.isalpha():  # most words: every character a cased letter
+        if core.islower():
+            return "lower"
+        if core.isupper():
+            return "upper" if len(core) > 1 else "capital"
+        return "capital" if core[0].isupper() and core[1:].islower() else "mixed"
     letters = [c for c in core if c.isalpha()]
     if not letters:
         return "none"

@@ -23,6 +23,7 @@ from itertools import product
 import numpy as np
 from sklearn.base import clone
 
+from .._threads import n_threads
 from ..metrics import WeightedLevenshtein
 from ..neighbors import EditDistanceNeighbors
 
@@ -129,6 +130,10 @@ def keeps_old_spellings(ocr_words, truth_words, lexicon):
     return modernising <= keeping
 
 
+# The most unit edits between a spelling variant and its lexicon word (_within_reach).
+MAX_VARIANT_EDITS = 2
+
+
 def _within_reach(variant, word):
     """Whether ``variant`` is close enough to ``word`` to be a spelling of it.
 
@@ -137,7 +142,7 @@ def _within_reach(variant, word):
     pairs, ``riotise``/``iodise`` is not.
     """
     edits = _UNIT.distance(variant, word)
-    return 0 < edits <= min(2, max(1, len(word) // 3))
+    return 0 < edits <= min(MAX_VARIANT_EDITS, max(1, len(word) // 3))
 
 
 class SpellingVariants:
@@ -189,9 +194,14 @@ class SpellingVariants:
         pairs = []
         for _ in range(2):
             neighbors = EditDistanceNeighbors(metric=metric).fit(lexicon)
-            nearest = neighbors.kneighbors(words, n_neighbors=1, return_distance=False)[:, 0]
+            # Under unit costs a word farther than MAX_VARIANT_EDITS is never paired:
+            # the search stops there (-1: none that near).
+            bound = MAX_VARIANT_EDITS if metric is None else np.inf
+            _, nearest = neighbors._nearest_within(words, 1, bound, n_threads(neighbors.n_jobs))
             pairs = [
-                (w, lexicon[i]) for w, i in zip(words, nearest) if _within_reach(w, lexicon[i])
+                (w, lexicon[i])
+                for w, i in zip(words, nearest[:, 0].tolist(), strict=True)
+                if i >= 0 and _within_reach(w, lexicon[i])
             ]
             if not pairs:
                 return None

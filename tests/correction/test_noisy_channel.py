@@ -38,6 +38,51 @@ def decoder(lexicon, truth=TRUTH, **params):
     return NoisyChannelDecoder(nn, 1.0, lm, n_candidates=3, **params)
 
 
+# Letters, digits, "_", apostrophes, punctuation, combining marks, other scripts' digits
+# and letters: what decides where a token's core and words start and end.
+_TOKEN_CHARS = "ab_1'\u2019.,-\u0301\u0663\u00e9\u4e2d\U0001f600\u00a0"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=_TOKEN_CHARS, max_size=10))
+def test_split_token_and_split_core_are_their_regular_expressions(token):
+    """The shortcut for tokens with no \\W in them (most) changes no answer."""
+    import re
+    import unicodedata
+
+    lead, core, trail = re.match(r"^(\W*)(.*?)(\W*)$", token, re.S).groups()
+    marks = len(trail) - len(trail.lstrip("\u0301"))  # (the one mark of the alphabet)
+    assert unicodedata.category("\u0301").startswith("M")
+    want = (lead, core + trail[:marks], trail[marks:]) if core and marks else (lead, core, trail)
+    assert split_token(token) == want
+    parts = re.split(r"([^\w'\u2019]+|['\u2019][sS](?!\w))", token)
+    for j in range(len(parts) - 2, 0, -2):
+        if parts[j] and set(parts[j]) == {"\u0301"}:
+            parts[j - 1 : j + 2] = [parts[j - 1] + parts[j] + parts[j + 1]]
+    assert split_core(token) == parts
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="aBcD1-'\u00e9\u00c9\u4e2d\u01c5", max_size=6))
+def test_case_pattern_is_its_definition(core):
+    """Its shortcut for ASCII letters changes no answer (here: titlecase \u01c5 and
+    uncased \u4e2d are letters, neither lower nor upper)."""
+    from skocrcost.correction._tokens import case_pattern
+
+    letters = [c for c in core if c.isalpha()]
+    if not letters:
+        want = "none"
+    elif all(c.islower() for c in letters):
+        want = "lower"
+    elif len(letters) > 1 and all(c.isupper() for c in letters):
+        want = "upper"
+    elif letters[0].isupper() and all(c.islower() for c in letters[1:]):
+        want = "capital"
+    else:
+        want = "mixed"
+    assert case_pattern(core) == want
+
+
 def test_tokens_keep_punctuation_case_and_spacing():
     assert split_token('"Tbe,') == ('"', "Tbe", ",")
     assert split_token("pro-") == ("", "pro", "-")

@@ -59,6 +59,21 @@ def test_brute_force_is_the_trie_ties_included(words, qs, k, n_jobs):
             np.testing.assert_array_equal(a, c)
 
 
+@settings(max_examples=150, deadline=None)
+@given(lexicons, queries, st.integers(1, 60), st.sampled_from([0.0, 1.0, 2.0, 2.5, 3.0]))
+def test_a_bounded_search_is_the_brute_force_within_the_bound(words, qs, k, bound):
+    """Within 2 unit edits the index answers by the trie, beyond by brute force: the
+    k nearest of the brute force either way, those beyond the bound -1 and inf."""
+    k = min(k, len(words))
+    nn = EditDistanceNeighbors(k).fit(words)
+    assert isinstance(nn.index_, nb._UnitIndex)
+    dist, ind = nn._nearest_within(qs, k, bound, 1)
+    want_dist, want_ind = stable_brute(words, qs, k)
+    beyond = want_dist > bound
+    np.testing.assert_array_equal(ind, np.where(beyond, -1, want_ind))
+    np.testing.assert_array_equal(dist, np.where(beyond, np.inf, want_dist))
+
+
 def test_many_ties_keep_lexicon_order(small_chunks):
     # 40 words at distance 1 of "ab" and duplicates at 0: only the index orders them.
     words = ["ab"] + [c + "b" for c in "cdefghijklmnopqrstuvwxyz"] + ["ab", "a", "b"] * 5
