@@ -10,7 +10,9 @@ confidence of changes learned by a second fit on most of the lines):
   BLN600 newspapers, the ICDAR 2017 periodicals' ``train`` part): 60,268 lines,
   1.1 M OCR tokens;
 * ``tokens``: 10^6 token pairs, each a line of one word (the ICDAR 2017
-  monographs' and BLN600's aligned tokens, 826,797, repeated from the start).
+  monographs' and BLN600's aligned tokens, 826,797, repeated from the start);
+* ``cv``: the lines again, by ``OCRCorrectorCV()`` with its defaults (three folds,
+  its default grid of decoding weights, the best refitted on all lines).
 
 Prints CPU seconds (all threads: run it pinned to one core, as above, for a
 one-core figure), wall-clock seconds and the process's peak memory.  Each input
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from _pairs import read_pairs
 
-from skocrcost import OCRCorrector
+from skocrcost import OCRCorrector, OCRCorrectorCV
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 LINES = (
@@ -39,12 +41,13 @@ LINES = (
 )
 TOKENS = ("icdar2017_engmono/tokens.tsv", "bln600/train.tokens_aligned.tsv")
 N_TOKEN_PAIRS = 1_000_000
+KINDS = ("lines", "tokens", "cv")
 
 
 def training_set(kind):
-    """``(X, y)`` of ``kind``: "lines" or "tokens" (see the module docstring)."""
+    """``(X, y)`` of ``kind`` (see the module docstring)."""
     X, y = [], []
-    for path in LINES if kind == "lines" else TOKENS:
+    for path in TOKENS if kind == "tokens" else LINES:
         a, b = read_pairs(DATA / path)
         X += a
         y += b
@@ -58,7 +61,7 @@ def fit_once(kind):
     """Fit on ``kind`` in this process: a dict of what was measured."""
     X, y = training_set(kind)
     cpu, wall = time.process_time(), time.perf_counter()
-    OCRCorrector().fit(X, y)
+    (OCRCorrectorCV() if kind == "cv" else OCRCorrector()).fit(X, y)
     return {
         "input": kind,
         "pairs": len(X),
@@ -72,13 +75,13 @@ def fit_once(kind):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--only", choices=("lines", "tokens"), default=None)
-    parser.add_argument("--one", choices=("lines", "tokens"), help=argparse.SUPPRESS)
+    parser.add_argument("--only", choices=KINDS, default=None)
+    parser.add_argument("--one", choices=KINDS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:  # a child process: one fit, its measures as JSON
         print(json.dumps(fit_once(args.one)))
         return
-    kinds = [args.only] if args.only else ["lines", "tokens"]
+    kinds = [args.only] if args.only else KINDS
     for _ in range(args.repeat):
         for kind in kinds:
             run = [sys.executable, __file__, "--one", kind]
