@@ -2,7 +2,7 @@
 
     cd benchmarks && OMP_NUM_THREADS=1 PYTHONPATH=.. taskset -c 0 python fit_speed.py
 
-Two inputs from ``../shared/data``, each fitted in a fresh process with the
+Three runs on ``../shared/data``, each fitted in a fresh process with the
 defaults (the shipped English word list, a trigram language model, the
 confidence of changes learned by a second fit on most of the lines):
 
