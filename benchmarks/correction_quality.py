@@ -139,8 +139,8 @@ def main(argv=None):
         OCRCorrector(EditCostEstimator(), lexicon=lexicon, n_jobs=args.n_jobs),
         {
             "estimator__k": [1.0, 3.0],
-            "prior_weight": [1.5, 2.0, 3.0],
-            "reject_margin": [-10.0, -5.0, 0.0],
+            "decoder__prior_weight": [1.5, 2.0, 3.0],
+            "decoder__reject_margin": [-10.0, -5.0, 0.0],
         },
         cv=KFold(3),
     )

@@ -15,8 +15,9 @@ punctuation kept.  Then a copy of the fitted corrector, without its caches,
 corrects them again with one ``correct`` call per line (cold), as a loop over
 a file's lines calls it.  With ``--tuned``, also the corrector
 ``OCRCorrectorCV`` tunes on the training lines (its default grid); with
-``--params '{"join_cost": 3}'``, also ``OCRCorrector(join_cost=3)`` fitted on
-them (any parameters, as JSON).  Each run is
+``--params '{"decoder__join_cost": 3}'``, also
+``OCRCorrector().set_params(decoder__join_cost=3)`` fitted on them (any
+parameters, as JSON; the decoding weights as ``decoder__<weight>``).  Each run is
 repeated ``--repeat`` times (default 3), the runs alternating, each cold run on
 a copy without caches.  Prints the tokens per CPU second of every run
 (``time.process_time``, one thread), then the best of each, its ratio to
@@ -140,7 +141,10 @@ def main(argv=None):
     parser.add_argument("--tuned", action="store_true", help="also OCRCorrectorCV's corrector")
     parser.add_argument("--stream", action="store_true", help="only the stream run")
     parser.add_argument(
-        "--params", default="{}", help="also OCRCorrector(**params) fitted alike (JSON)"
+        "--params",
+        default="{}",
+        help="also OCRCorrector().set_params(**params) fitted alike (JSON, e.g. "
+        '{"decoder__join_cost": 3})',
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, the best reported")
     args = parser.parse_args(argv)
@@ -154,7 +158,7 @@ def main(argv=None):
         fixers = {"OCRCorrector": OCRCorrector().fit(X, y)}
         if params:
             what = " ".join(f"{k}={v}" for k, v in params.items())
-            fixers[what] = OCRCorrector(**params).fit(X, y)
+            fixers[what] = OCRCorrector().set_params(**params).fit(X, y)
         if args.tuned:
             search = OCRCorrectorCV().fit(X, y)
             fixers[f"tuned {search.best_params_}"] = search.best_estimator_

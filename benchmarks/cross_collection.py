@@ -23,9 +23,13 @@ path and its defaults::
   parts of the monographs and periodicals: the newspapers are new to it;
   held-out lines of the embedded sample are left out).
 
-With ``--cv GRID`` (JSON, e.g. ``'{"join_cost": [null, 3.0]}'``), each run fits
-``OCRCorrectorCV(OCRCorrector(**params), param_grid=GRID)`` instead and corrects
-with the corrector it chooses (printed).
+With ``--params PARAMS`` (JSON, e.g. ``'{"decoder__join_cost": 3}'``: the
+decoding weights as ``decoder__<weight>``), each run's corrector is
+``OCRCorrector().set_params(**PARAMS)`` (the pretrained one gets them too).
+With ``--cv GRID`` (JSON, e.g. ``'{"decoder__join_cost": [null, 3.0],
+"decoder__lm_weight": [0.5, 1.0, 2.0]}'``), each run fits
+``OCRCorrectorCV(OCRCorrector().set_params(**PARAMS), param_grid=GRID)`` instead
+and corrects with the corrector it chooses (printed).
 
 With ``--confidence-lines K``, the cross-collection and pretrained correctors then
 learn their confidence of changes anew from ``K`` line pairs of the collection they
@@ -295,7 +299,11 @@ def main(argv=None):
     parser.add_argument("--only", default=None, help="one collection to correct")
     parser.add_argument("--in-collection", action="store_true", help="in-collection runs only")
     parser.add_argument("--cross", action="store_true", help="cross-collection runs only")
-    parser.add_argument("--params", default="{}", help="OCRCorrector parameters, as JSON")
+    parser.add_argument(
+        "--params",
+        default="{}",
+        help='OCRCorrector parameters, as JSON (set_params names, e.g. {"decoder__join_cost": 3})',
+    )
     parser.add_argument("--json", default=None, help="write the results to this file")
     parser.add_argument(
         "--symspell", action="store_true", help="also symspellpy, token by token, same lexicon"
@@ -315,8 +323,9 @@ def main(argv=None):
     parser.add_argument(
         "--cv",
         default=None,
-        help="fit OCRCorrectorCV with this param_grid (JSON) instead, and correct with "
-        "the corrector it chooses",
+        help="fit OCRCorrectorCV with this param_grid (JSON, e.g. "
+        '{"decoder__join_cost": [null, 3.0], "decoder__lm_weight": [0.5, 1.0, 2.0]}) '
+        "instead, and correct with the corrector it chooses",
     )
     parser.add_argument(
         "--changes",
@@ -372,11 +381,12 @@ def main(argv=None):
             y = [line for k in sources for line in data[k][1]]
             t0 = time.process_time()
             if args.cv:
-                search = OCRCorrectorCV(OCRCorrector(**params), param_grid=json.loads(args.cv))
+                corrector = OCRCorrector().set_params(**params)
+                search = OCRCorrectorCV(corrector, param_grid=json.loads(args.cv))
                 fixer = search.fit(X, y).best_estimator_
                 print(f"{name:12s} {kind:5s} OCRCorrectorCV chose {search.best_params_}")
             else:
-                fixer = OCRCorrector(**params).fit(X, y)
+                fixer = OCRCorrector().set_params(**params).fit(X, y)
             if k and kind == "cross":
                 fixer.fit_confidence(*confidence_lines(data[name][0], data[name][1], k))
                 kind = f"cross+{k}"

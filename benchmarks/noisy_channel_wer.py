@@ -65,6 +65,8 @@ from skocrcost._noisy_channel import (
     split_token,
     token_pairs,
 )
+from skocrcost.correction import Decoder
+from skocrcost.correction._decoding import WEIGHTS
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 CORPORA = {
@@ -78,6 +80,8 @@ BLOCK, GUARD, SEED = 50, 100, 0
 # spacing kept), so the tuning can leave a text nearly alone.
 # The LM's weight and the real-word prior are tuned together: a heavier LM pays off only
 # with a prior that keeps real words (one at a time, the descent missed better settings).
+# The settings name the weights of a Decoder as it names them (corrector_params makes them
+# the corrector's decoder__<weight>) and each rule by a rule_<name> flag.
 LM_WEIGHTS, PRIORS = [0.0, 1.0, 2.0], [0.8, 0.9, 0.95, 0.99, 0.999, 1.0]
 GRID = {
     ("lm_weight", "real_word_prior"): [(w, p) for w in LM_WEIGHTS for p in PRIORS],
@@ -101,16 +105,22 @@ START = {
     "real_word_smoothing": None,
 }
 START.update(split_cost=None, join_cost=None, recurrence_weight=0.0, variant_weight=0.0)
+START.update(beam_width=8)  # (the greedy row sets 1: the runs after it must set it back)
 START.update(rule_punctuation=False, rule_case=False, rule_spacing=False, rule_mixed_case=False)
 START.update(rule_capitals=False, rule_hyphens=False)
 PASSES = 3
 
 
-def with_rules(params):
-    """``params`` with the ``rule_<name>`` flags the search tunes one by one gathered into
-    the corrector's ``rules``."""
-    out = {k: v for k, v in params.items() if not k.startswith("rule_")}
-    out["rules"] = tuple(k[5:] for k, v in params.items() if k.startswith("rule_") and v)
+def corrector_params(setting):
+    """The corrector's parameters of a ``setting`` of the search: the Decoder's weights
+    as ``decoder__<weight>``, and the ``rule_<name>`` flags the search tunes one by one
+    gathered into ``rules``."""
+    out = {
+        f"decoder__{k}" if k in WEIGHTS else k: v
+        for k, v in setting.items()
+        if not k.startswith("rule_")
+    }
+    out["rules"] = tuple(k[5:] for k, v in setting.items() if k.startswith("rule_") and v)
     return out
 
 
@@ -260,7 +270,8 @@ def split_lines(n, n_test, n_tune, protocol):
 
 
 def train_corrector(X, y, scowl, **params):
-    """The benchmark's corrector (``params`` set) fitted on the line pairs ``X``, ``y``.
+    """The benchmark's corrector (``params``, OCRCorrector parameters such as
+    ``decoder__lm_weight``, set) fitted on the line pairs ``X``, ``y``.
 
     Returns it with the token sequences it was fitted on.  Its lexicon: ``scowl``
     plus the words seen at least twice in the truth, lower-cased, most frequent
@@ -273,10 +284,10 @@ def train_corrector(X, y, scowl, **params):
     fixer = OCRCorrector(
         EditCostEstimator(k=0.03, max_token_length=2),
         lexicon=lexicon,
-        n_candidates=N_CANDIDATES,
         language_model=KatzBackoffLM(order=3, discount=0.7),
-        **params,
-    ).fit(X_seq, y_seq)
+        decoder=Decoder(n_candidates=N_CANDIDATES),
+    )
+    fixer = fixer.set_params(**params).fit(X_seq, y_seq)
     return fixer, X_seq, y_seq
 
 
@@ -328,7 +339,7 @@ def main():
         cache, lm_cache = {}, {}
 
         def run(lines, fixer=fixer, cache=cache, lm_cache=lm_cache, **params):
-            decoder = fixer.set_params(**with_rules(params))._decoder()
+            decoder = fixer.set_params(**corrector_params(params))._decoder()
             decoder._cache, decoder._lm_cache = cache, lm_cache
             decoder.lm_cache_size = 10**7  # this run has the memory; emptying it costs time
             return decoder.correct_lines(lines)

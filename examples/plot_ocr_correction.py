@@ -51,17 +51,19 @@ K_GRID = [0.01, 0.1, 1.0]
 MARGINS = [0.0, 5.0, 10.0, 20.0, None]
 search = GridSearchCV(
     OCRCorrector(EditCostEstimator(), lexicon=lexicon),
-    {"estimator__k": K_GRID, "reject_margin": MARGINS},
+    {"estimator__k": K_GRID, "decoder__reject_margin": MARGINS},
     cv=KFold(3),
 )
 search.fit(X_train, y_train)
 print("chosen:", search.best_params_, f"(CV accuracy {search.best_score_:.4f})")
 
-scores = search.cv_results_["mean_test_score"].reshape(len(K_GRID), len(MARGINS))
+# The grid's settings come in order of the sorted parameter names, the last varying
+# fastest: one row per margin ("decoder__reject_margin"), one column per k.
+scores = search.cv_results_["mean_test_score"].reshape(len(MARGINS), len(K_GRID))
 fig, ax = plt.subplots(figsize=(6, 3.5))
 for j, margin in enumerate(MARGINS):
     label = "None (always correct)" if margin is None else f"{margin:g} nats"
-    ax.plot(K_GRID, scores[:, j], marker="o", label=f"reject_margin = {label}")
+    ax.plot(K_GRID, scores[j], marker="o", label=f"decoder__reject_margin = {label}")
 ax.set_xscale("log")
 ax.set_xlabel("k (Dirichlet smoothing of the edit costs)")
 ax.set_ylabel("3-fold CV accuracy")

@@ -34,6 +34,7 @@ from . import _persist
 from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import MAX_COST, NoisyChannelDecoder
+from ._decoding import WEIGHTS, Decoder, decoder_from_flat
 from ._layout import Layout
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
 from ._rules import SURFACE, SurfaceRules, check_rules, pop_fix_flags
@@ -70,7 +71,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     alignment (matches, which cost 0, leave out their ``-ln P(s -> s | s)``,
     close to 0 for OCR) and both terms are in the same units.  ``P(w)`` is the
     frequency of ``w`` among the training truth tokens, add-one smoothed over the
-    lexicon (a lexicon word never seen still has a prior).
+    lexicon (a lexicon word never seen still has a prior).  The weights
+    (``prior_weight`` and the others named below) are the ``decoder``'s
+    (:class:`~skocrcost.correction.Decoder`).
 
     **Do no harm.** A change the decoder proposes is made only when a
     classifier learned in ``fit`` gives it a probability of at least
@@ -94,8 +97,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     from the lexicon and ``P_spell`` a character bigram model of those missing
     tokens (names, compounds: what a correct out-of-lexicon token looks like),
     and the channel ``P(x | x)`` is 1.  ``x`` is replaced by the best word only when
-    ``score(x, w) + reject_margin < keep(x)``; tune ``reject_margin`` (nats)
-    by cross-validation like ``k``.
+    ``score(x, w) + reject_margin < keep(x)``; tune ``decoder__reject_margin``
+    (nats) by cross-validation like ``estimator__k``.
 
     **Spelling variants.** Old texts spell lexicon words in other ways
     (``vnworthy``, ``gouernment``, ``myghty``, ``brighte``), one cheap edit from a
@@ -103,9 +106,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     words outside the lexicon that are within two unit edits (one per three
     letters) of a lexicon word, paired with that word: the edit costs of
     spelling variation (``u -> v``, ``y -> i``, a final ``e``), learned by a
-    clone of ``estimator`` (:attr:`variants_`).  With ``variant_weight > 0``,
-    keeping ``x`` may also mean "``x`` is a variant spelling of the candidate
-    ``w``", scored::
+    clone of ``estimator`` (:attr:`variants_`).  With the decoder's
+    ``variant_weight > 0``, keeping ``x`` may also mean "``x`` is a variant
+    spelling of the candidate ``w``", scored::
 
         keep_variant(x, w) = Z_v * cost_v(x, w) - ln P(variant) - ln(variant_weight)
                              - prior_weight * ln P(w)
@@ -137,19 +140,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         (:func:`skocrcost.datasets.load_english_words`) and the words the
         training truth has at least twice, lower-cased, most frequent in the
         truth first.  None: the distinct words of the truth, most frequent first.
-    n_candidates : int, default=5
-        Nearest words (by edit cost) rescored with the prior; at most the lexicon size.
-        :meth:`correct` reads each word against that many nearest lexicon words,
-        and as many words seen in the training truth: the likeliest (by edit cost
-        plus ``-ln P(w)``) of their 6 times as many nearest.
-    prior_weight : float, default=1.0
-        Weight of ``-ln P(w)``; 0 ranks by edit cost alone.
-    reject_margin : float or None, default=0.0
-        Nats by which the best word must beat keeping the token; None never
-        keeps an out-of-lexicon token (always corrects to the best word, however
-        far; otherwise the candidates are the nearest within a cost of
-        3 cost units, about three typical OCR errors, as the performance
-        page says).
+    decoder : Decoder or None, default=None
+        The weights of the search over each line's readings (candidates, word
+        priors, rejection, language-model weight, cuts and joins, recurrence,
+        variants, beam width): a :class:`~skocrcost.correction.Decoder`.  None
+        means ``Decoder()``.  Its weights are reached as ``decoder__<name>``
+        (``set_params(decoder__lm_weight=2)``, a ``GridSearchCV`` grid), which
+        also works while ``decoder`` is None.
     language_model : KatzBackoffLM, "katz" or None, default="katz"
         The word language model of the decoder.  ``fit`` fits a clone on the
         truth side, its words lower-cased and stripped of punctuation: one
@@ -157,57 +154,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         is tuned like any parameter.  "katz": ``KatzBackoffLM(order=3)``.  Wrap
         a model fitted on other text in ``sklearn.frozen.FrozenEstimator`` to
         use it as it is.  None: the word prior (``prior_weight``) alone.
-    lm_weight : float, default=1.0
-        In :meth:`correct`, the weight of ``-ln P_LM(w | previous words)``
-        (nats) against the channel surprisal ``Z * cost``.
-    real_word_prior : float in (0, 1], default=0.99
-        In :meth:`correct`, the prior probability that an OCR token which is a
-        lexicon word is right (Mays, Damerau and Mercer 1991): keeping it costs
-        ``-ln(prior)``, replacing it ``-ln(1 - prior)`` nats; 1 never replaces it.
-    real_word_smoothing : float or None, default=None
-        In :meth:`correct` and :meth:`predict` on sequences, give each lexicon
-        word the OCR wrote in the training pairs a real-word prior of its own:
-        ``(right + s * real_word_prior) / (seen + s)`` with ``s`` this value,
-        from :attr:`real_word_counts_` (ICDAR 2017's OCR ``ad`` is ``all`` in 51
-        of 55, ``hut`` is ``but`` in 128 of 137: real words, yet mostly wrong).
-        ``s`` is the weight, in occurrences, of ``real_word_prior``, which words
-        not seen keep.  None gives every word ``real_word_prior``.  Changing it
-        needs no refit.
-    split_cost : float or None, default=None
-        In :meth:`correct` and :meth:`predict` on sequences, the nats of each cut
-        when an out-of-lexicon word is read as two or more lexicon words (lost
-        spaces: ``ofthe`` -> ``of the``, ``SirRobert`` -> ``Sir Robert``); the
-        cut wins when its cost plus each word's real-word prior and language-model
-        surprisal beats the best single word.  None never cuts.
-    join_cost : float or None, default=None
-        In :meth:`correct` and :meth:`predict` on sequences, the nats of joining
-        two neighbouring tokens into one word (a spurious space, ``retu rned``
-        -> ``returned``, where the joined form must be a lexicon word and one of
-        the two tokens must not be; or a
-        line-break hyphen, ``pro- perty`` -> ``property``, where the joined form
-        is corrected like any word), against the two tokens' own scores.  A
-        joined token drops the space between them, and is written with a hyphen
-        where they meet when the training lines mostly write such a join so
-        (``surface_rules_.join``: ``de sired`` -> ``de-sired`` where the truth
-        keeps the hyphens of the printed page's line ends); in :meth:`predict`
-        the second token comes back as ``""``.  None never joins.  Set
-        ``split_cost`` and ``join_cost`` before :meth:`fit`: the confidence of
-        changes learns from the cuts and joins the decoder then makes.
-    recurrence_weight : float, default=0.0
-        In :meth:`correct` and :meth:`predict`, the nats by which keeping an
-        out-of-lexicon word gets cheaper per natural log of the number of
-        times it occurs in the text being corrected (the whole ``text``, or
-        all the lines or sequences passed): a spelling the text keeps using
-        (``haue``, ``gouernment``, a name) may be right.  0, the default,
-        ignores recurrences here: on noisy print a common word's misreading
-        recurs too (``tlie`` for ``the``), and the confidence of changes
-        already weighs how often the text repeats a word.
-    variant_weight : float, default=0.0
-        The weight of the spelling-variant reading of an out-of-lexicon token
-        (see "Spelling variants" above): ``-ln(variant_weight)`` nats are added
-        to its score, so 1 uses the learned ``P(variant)`` as it is, larger
-        values keep more tokens as variants, and 0 switches variants off.
-        Used by :meth:`predict` and :meth:`correct`; changing it needs no refit.
     rules : collection of str, default=()
         The surface rules learned from the training pairs
         (:attr:`surface_rules_`) that :meth:`correct` and :meth:`predict` on
@@ -243,12 +189,6 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
           its lower-cased form.
 
         Changing them needs no refit.
-    beam_width : int, default=8
-        In :meth:`correct` and :meth:`predict` on sequences, the hypotheses the
-        search over a line's readings keeps after each word (the cheapest; those
-        whose last two words agree merge first), so that a choice is judged
-        by the words after it too; 1 is greedy left-to-right decoding, each
-        word chosen once given the words before it.
     min_confidence : float in [0, 1] or None, default=0.75
         Make a proposed change only when the learned probability that it gives
         its tokens their true words is at least this (see "Do no harm"); 0
@@ -379,7 +319,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     ['the', 'cow', 'cow', 'Smyth']
     >>> fixer.correct("Tbe c0w, thecow")
     'The cow, thecow'
-    >>> fixer.set_params(split_cost=1.0, join_cost=1.0).correct("Tbe c0w, thecow c ow")
+    >>> fixer = fixer.set_params(decoder__split_cost=1.0, decoder__join_cost=1.0)
+    >>> fixer.correct("Tbe c0w, thecow c ow")
     'The cow, the cow cow'
 
     A truth that keeps early modern spellings (``vnto``, ``vpon``, ``vse``, not in
@@ -417,19 +358,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "lexicon": ["array-like", StrOptions({"english"}), None],
-        "n_candidates": [Interval(Integral, 1, None, closed="left")],
-        "prior_weight": [Interval(Real, 0, None, closed="left")],
-        "reject_margin": [Interval(Real, None, None, closed="neither"), None],
         "language_model": [HasMethods(["fit", "log_probabilities"]), StrOptions({"katz"}), None],
-        "lm_weight": [Interval(Real, 0, None, closed="left")],
-        "real_word_prior": [Interval(Real, 0, 1, closed="right")],
-        "real_word_smoothing": [Interval(Real, 0, None, closed="neither"), None],
-        "split_cost": [Interval(Real, None, None, closed="neither"), None],
-        "join_cost": [Interval(Real, None, None, closed="neither"), None],
-        "recurrence_weight": [Interval(Real, 0, None, closed="left")],
-        "variant_weight": [Interval(Real, 0, None, closed="left")],
+        "decoder": [Decoder, None],
         "rules": [list, tuple, set, frozenset],
-        "beam_width": [Interval(Integral, 1, None, closed="left")],
         "min_confidence": [Interval(Real, 0, 1, closed="both"), None],
         "n_jobs": [Integral, None],
     }
@@ -439,39 +370,35 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         estimator=None,
         *,
         lexicon="english",
-        n_candidates=5,
-        prior_weight=1.0,
-        reject_margin=0.0,
         language_model="katz",
-        lm_weight=1.0,
-        real_word_prior=0.99,
-        real_word_smoothing=None,
-        split_cost=None,
-        join_cost=None,
-        recurrence_weight=0.0,
-        variant_weight=0.0,
+        decoder=None,
         rules=(),
-        beam_width=8,
         min_confidence=0.75,
         n_jobs=None,
     ):
         self.estimator = estimator
         self.lexicon = lexicon
-        self.n_candidates = n_candidates
-        self.prior_weight = prior_weight
-        self.reject_margin = reject_margin
         self.language_model = language_model
-        self.lm_weight = lm_weight
-        self.real_word_prior = real_word_prior
-        self.real_word_smoothing = real_word_smoothing
-        self.split_cost = split_cost
-        self.join_cost = join_cost
-        self.recurrence_weight = recurrence_weight
-        self.variant_weight = variant_weight
+        self.decoder = decoder
         self.rules = rules
-        self.beam_width = beam_width
         self.min_confidence = min_confidence
         self.n_jobs = n_jobs
+
+    def set_params(self, **params):
+        """Set the parameters; ``decoder__<weight>`` also works while ``decoder`` is
+        None (it then starts from ``Decoder()``)."""
+        if self.decoder is None and "decoder" not in params:
+            if any(name.startswith("decoder__") for name in params):
+                self.decoder = Decoder()
+        return super().set_params(**params)
+
+    def _weights(self):
+        """The decoder's weights: ``decoder``, or ``Decoder()`` for None."""
+        if self.decoder is None:
+            return Decoder()
+        if not isinstance(self.decoder, Decoder):  # (set after fit: fit validates it)
+            raise TypeError(f"decoder must be a Decoder or None, got {self.decoder!r}")
+        return self.decoder
 
     def fit(self, X, y):
         """Learn from (OCR, truth) line pairs: costs, lexicon index, language model, priors,
@@ -509,8 +436,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         """:meth:`fit` without searching the frequent words' candidates (for the
         correctors fitted inside a fit, which correct a few lines each)."""
         validate_params(self)
+        validate_params(self._weights())
         for name in ("prior_weight", "reject_margin"):
-            value = getattr(self, name)
+            value = getattr(self._weights(), name)
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
         self._check_correct_params()
@@ -787,17 +715,18 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def _check_correct_params(self):
         """The parameters only the running-text decoder uses, checked again when it runs
         (set_params may have changed them since fit)."""
-        check_number(self.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
-        check_number(self.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
-        if self.real_word_smoothing is not None:
-            check_number(self.real_word_smoothing, "real_word_smoothing", low=0, low_open=True)
-        check_number(self.recurrence_weight, "recurrence_weight", low=0)
-        check_number(self.variant_weight, "variant_weight", low=0)
-        check_number(self.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
+        w = self._weights()
+        check_number(w.lm_weight, "lm_weight", low=0)  # also refuses NaN, inf and booleans
+        check_number(w.real_word_prior, "real_word_prior", low=0, low_open=True, high=1)
+        if w.real_word_smoothing is not None:
+            check_number(w.real_word_smoothing, "real_word_smoothing", low=0, low_open=True)
+        check_number(w.recurrence_weight, "recurrence_weight", low=0)
+        check_number(w.variant_weight, "variant_weight", low=0)
+        check_number(w.beam_width, "beam_width", low=1, integer=True)  # refuses booleans
         check_rules(self.rules)
         for name in ("split_cost", "join_cost"):
-            if getattr(self, name) is not None:
-                check_number(getattr(self, name), name)  # refuses NaN, inf and booleans
+            if getattr(w, name) is not None:
+                check_number(getattr(w, name), name)  # refuses NaN, inf and booleans
         lm = self.language_model
         if (
             lm is not None
@@ -815,10 +744,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     def _variant_offset(self):
         """``-ln(variant_weight)`` nats, inf when variants are off or were not learned."""
-        check_number(self.variant_weight, "variant_weight", low=0)  # set_params may change it
-        if self.variants_ is None or self.variant_weight == 0:
+        w = self._weights()
+        check_number(w.variant_weight, "variant_weight", low=0)  # set_params may change it
+        if self.variants_ is None or w.variant_weight == 0:
             return math.inf
-        return -math.log(self.variant_weight)
+        return -math.log(w.variant_weight)
 
     def kneighbors(self, X, n_neighbors=None, return_distance=True):
         """The candidate words of each token, best first by the corrector's score.
@@ -838,12 +768,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         indices : ndarray of int64, shape (n_tokens, n_neighbors)
             Into :attr:`lexicon_`; ties by the edit cost, then lexicon order.
         """
+        w = self._weights()
         check_is_fitted(self)
         X = check_strings(X, "X", allow_empty=True)
-        k = self.n_candidates if n_neighbors is None else n_neighbors
+        k = w.n_candidates if n_neighbors is None else n_neighbors
         k = min(k, len(self.lexicon_)) if n_neighbors is None else k
         cost, ind = self.neighbors_.kneighbors(X, k)
-        scores = self.scale_ * cost - self.prior_weight * self.log_prior_[ind]
+        scores = self.scale_ * cost - w.prior_weight * self.log_prior_[ind]
         order = np.argsort(scores, axis=1, kind="stable")
         scores = np.take_along_axis(scores, order, axis=1)
         ind = np.take_along_axis(ind, order, axis=1)
@@ -1018,6 +949,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         # What it is built from: the parameters, and the fitted attributes (a new fit
         # empties the caches, but an attribute may also be set by hand).
         state = [getattr(self, name) for name in _param_names(type(self))]
+        w = self._weights()  # (set_params changes a decoder's weights in place)
+        state += [getattr(w, name) for name in WEIGHTS]
         state += [v for k, v in self.__dict__.items() if k[-1] == "_" and k != "_caches_"]
         threads = n_threads(self.n_jobs)
         built = caches.setdefault("decoders", {})
@@ -1037,23 +970,24 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     def _new_decoder(self, threads):
         """A running-text decoder with the current parameters, checked here."""
+        w = self._weights()
         self._check_correct_params()
         lm = self.language_model_
         if lm is None:
-            lm = _UnigramPrior(self.lexicon_, self.log_prior_, self.prior_weight)
+            lm = _UnigramPrior(self.lexicon_, self.log_prior_, w.prior_weight)
         scale = self.scale_
 
         def reject(x):
-            if self.reject_margin is None:
+            if w.reject_margin is None:
                 return math.inf
             # Replace x only when score + reject_margin < keep(x), as in predict.
-            return (self._keep_score(x) - self.reject_margin) / scale
+            return (self._keep_score(x) - w.reject_margin) / scale
 
         offset = self._variant_offset()
-        if self.reject_margin is None:
+        if w.reject_margin is None:
             offset = math.inf  # never keep an out-of-lexicon word, as a variant either
         else:
-            offset -= self.reject_margin  # the margin applies to every way of keeping x
+            offset -= w.reject_margin  # the margin applies to every way of keeping x
 
         def variant(x, words):
             return self.variants_.surprisal(x, words) / scale
@@ -1065,17 +999,17 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             words=caches["words"],
             normaliser=scale,
             language_model=lm,
-            lm_weight=self.lm_weight if self.language_model_ is not None else 1.0,
-            real_word_prior=self.real_word_prior,
+            lm_weight=w.lm_weight if self.language_model_ is not None else 1.0,
+            real_word_prior=w.real_word_prior,
             word_priors=self._word_priors(),
             reject_cost=reject,
-            n_candidates=min(self.n_candidates, len(self.lexicon_)),
-            split_cost=None if self.split_cost is None else self.split_cost / scale,
-            join_cost=None if self.join_cost is None else self.join_cost / scale,
-            recurrence_weight=self.recurrence_weight / scale,
+            n_candidates=min(w.n_candidates, len(self.lexicon_)),
+            split_cost=None if w.split_cost is None else w.split_cost / scale,
+            join_cost=None if w.join_cost is None else w.join_cost / scale,
+            recurrence_weight=w.recurrence_weight / scale,
             variant_cost=variant if self.variants_ is not None else None,
             variant_offset=offset / scale,
-            beam_width=int(self.beam_width),
+            beam_width=int(w.beam_width),
             mixed_case_prior=self.mixed_case_prior_ if "mixed_case" in self.rules else None,
             surface=self._surface(),
             join_hyphen=[end for end, way in self.surface_rules_.join.items() if way == "-"],
@@ -1083,7 +1017,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             close_up=self.surface_rules_.close_up if "hyphens" in self.rules else None,
             keep_spelling=self.keep_old_spellings_,
             # Never keeping an unknown word: its best word is wanted however far it is.
-            max_cost=MAX_COST if self.reject_margin is not None else math.inf,
+            max_cost=MAX_COST if w.reject_margin is not None else math.inf,
             n_threads=threads,
             **self._candidate_indexes_,
         )
@@ -1094,6 +1028,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     def _share_caches(self, decoder, caches):
         """Bind ``decoder`` to the caches of this fit (``caches``) for its parameters."""
+        w = self._weights()
         # Candidates and language-model probabilities do not depend on the decoding
         # weights: every decoder of this fit shares them (per number of candidates and
         # the cost they are searched within).
@@ -1112,9 +1047,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         # parameters too: shared while these stay as they are.
         key = (
             decoder.n_candidates,
-            self.real_word_prior,
-            self.real_word_smoothing,
-            self.reject_margin,
+            w.real_word_prior,
+            w.real_word_smoothing,
+            w.reject_margin,
             "mixed_case" in self.rules,
             self.keep_old_spellings_,
         )
@@ -1169,6 +1104,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         # A corrector pickled before min_confidence existed learned no confidence.
         state.setdefault("min_confidence", None)
         state.setdefault("rules", tuple(pop_fix_flags(state)))  # pickled before rules existed
+        decoder_from_flat(state)  # pickled before the weights became a Decoder
         if "neighbors_" in state:
             state.setdefault("confidence_", None)
             state.setdefault("keep_old_spellings_", True)
@@ -1189,7 +1125,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     def _word_priors(self):
         """The decoder's real-word priors of single words (see ``real_word_smoothing``)."""
-        s, prior = self.real_word_smoothing, self.real_word_prior
+        w = self._weights()
+        s, prior = w.real_word_smoothing, w.real_word_prior
         if s is None:
             return None
         return {

@@ -12,6 +12,7 @@ from .._progress import progress
 from .._sklearn_compat import Interval
 from .._validation import StringInputMixin, check_pairs, validate_params
 from ._corrector import OCRCorrector, _check_sequence_pairs, _is_sequences, spread_blocks
+from ._decoding import WEIGHTS
 
 __all__ = ["OCRCorrectorCV"]
 
@@ -20,35 +21,19 @@ HELD_OUT_BLOCK = 50
 
 # The parameters a fitted corrector reads only when it decodes: changing them needs no
 # refit, so every setting of a fold is scored with the one corrector fitted on it.
-DECODING = frozenset(
-    {
-        "n_candidates",
-        "prior_weight",
-        "reject_margin",
-        "lm_weight",
-        "real_word_prior",
-        "real_word_smoothing",
-        "split_cost",
-        "join_cost",
-        "recurrence_weight",
-        "variant_weight",
-        "rules",
-        "beam_width",
-        "min_confidence",
-    }
-)
+DECODING = frozenset({f"decoder__{name}" for name in WEIGHTS} | {"rules", "min_confidence"})
 
 
 # Settings that change which kinds of changes the decoder makes (cuts, joins, the
 # rules' rewrites): a fold scores them with a corrector fitted with them, so that its
 # confidence has learned from such changes (one judging a kind it never saw lets poor
 # ones through).  The other settings share that fit.
-NEW_CHANGES = ("join_cost", "split_cost", "rules")
+NEW_CHANGES = ("decoder__join_cost", "decoder__split_cost", "rules")
 
 # The default grid: decoding weights that hold on collections the corrector was not
 # fitted on.  join_cost, which follows a transcription convention, is left to a user's
 # own grid (docs/correction.md, "Tuning").
-DEFAULT_GRID = {"lm_weight": [0.5, 1.0, 2.0], "reject_margin": [0.0, 3.0]}
+DEFAULT_GRID = {"decoder__lm_weight": [0.5, 1.0, 2.0], "decoder__reject_margin": [0.0, 3.0]}
 
 
 class OCRCorrectorCV(StringInputMixin, BaseEstimator):
@@ -62,10 +47,10 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
     setting on all lines.  The settings of ``param_grid`` are decoding weights
     only, so one fitted channel and language model serve every setting of a fold,
     and the candidates and language-model probabilities computed for one setting
-    are reused by the next.  The exception: ``join_cost``, ``split_cost`` and
-    ``rules`` add kinds of changes the confidence of changes must have learned
-    from (``min_confidence``), so a fold is fitted once per combination of their
-    values in the grid.
+    are reused by the next.  The exception: ``decoder__join_cost``,
+    ``decoder__split_cost`` and ``rules`` add kinds of changes the confidence of
+    changes must have learned from (``min_confidence``), so a fold is fitted once
+    per combination of their values in the grid.
 
     Parameters
     ----------
@@ -74,9 +59,11 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
     param_grid : dict of str to list, optional
         Decoding parameters of ``corrector`` and the values to try (a grid, as
         :class:`~sklearn.model_selection.GridSearchCV` takes).  None means
-        ``{"lm_weight": [0.5, 1.0, 2.0], "reject_margin": [0.0, 3.0]}``; add
-        ``"join_cost": [None, 3.0]`` when the training pairs come from the
-        collection to correct.
+        ``{"decoder__lm_weight": [0.5, 1.0, 2.0], "decoder__reject_margin":
+        [0.0, 3.0]}``; add ``"decoder__join_cost": [None, 3.0]`` when the
+        training pairs come from the collection to correct.  The weights of
+        :class:`~skocrcost.correction.Decoder` are named ``decoder__<weight>``,
+        as scikit-learn names a part's parameters.
     cv : int, default=3
         Folds (at least 2).
     max_lines : int, default=1000
@@ -102,10 +89,10 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
     >>> from skocrcost.correction import OCRCorrectorCV
     >>> from skocrcost.datasets import load_icdar2017_sample
     >>> ocr, truth = load_icdar2017_sample("lines")
-    >>> search = OCRCorrectorCV(param_grid={"lm_weight": [0.5, 1.0]}, max_lines=100)
+    >>> search = OCRCorrectorCV(param_grid={"decoder__lm_weight": [0.5, 1.0]}, max_lines=100)
     >>> search = search.fit(ocr[:600], truth[:600])
     >>> sorted(search.best_params_)
-    ['lm_weight']
+    ['decoder__lm_weight']
     >>> search.predict(["Tbe cat sat on tbe mat."]).shape
     (1,)
     """
@@ -146,8 +133,9 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         unknown = sorted(set(grid) - DECODING)
         if unknown:
             raise ValueError(
-                f"param_grid may only hold decoding parameters (changing them needs no "
-                f"refit), got {unknown}; tune the others with GridSearchCV"
+                "param_grid may only hold decoding parameters (decoder__<weight>, rules, "
+                f"min_confidence: changing them needs no refit), got {unknown}; tune the "
+                "others with GridSearchCV"
             )
         from sklearn.model_selection import ParameterGrid  # only when fitting
 

@@ -25,6 +25,7 @@ from .. import _persist
 from ..estimator import EditCostEstimator
 from ..lm import KatzBackoffLM, _Level
 from ._confidence import ChangeConfidence
+from ._decoding import Decoder, decoder_from_flat
 from ._priors import _Spelling
 from ._rules import SurfaceRules, pop_fix_flags
 from ._trees import FIELDS, BoostedTrees
@@ -279,6 +280,8 @@ def corrector_to_json(corrector, english_words):
     lm = params["language_model"]
     if lm is not None and not isinstance(lm, str):
         params["language_model"] = {"KatzBackoffLM": lm.get_params()}
+    if params["decoder"] is not None:
+        params["decoder"] = {"Decoder": params["decoder"].get_params()}
     lexicon = corrector.lexicon_
     if params["lexicon"] is not None and not isinstance(params["lexicon"], str):
         params["lexicon"] = "lexicon_"
@@ -345,6 +348,9 @@ def corrector_from_json(cls, data, where, english_words):
 def _corrector(cls, data, where, english_words):
     params = decode(data["params"])
     params.setdefault("rules", pop_fix_flags(params))  # files written before rules existed
+    if isinstance(params.get("decoder"), dict):
+        params["decoder"] = Decoder(**params["decoder"]["Decoder"])
+    decoder_from_flat(params)  # files written before the weights became a Decoder
     estimator = EditCostEstimator._from_json(data["estimator"], where)
     stored = data["lexicon"]
     if "english_after" in stored:

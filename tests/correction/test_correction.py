@@ -12,6 +12,7 @@ from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.utils._param_validation import InvalidParameterError
 
 from skocrcost import EditCostEstimator, OCRCorrector, WeightedLevenshtein, word_error_rate
+from skocrcost.correction import Decoder
 from skocrcost.correction._align import token_pairs, training_words
 from skocrcost.datasets import load_icdar2017_sample
 
@@ -24,7 +25,9 @@ def tokens():
 
 def test_fit_predict_score_and_ranked_candidates(tokens):
     X, y = tokens
-    fixer = OCRCorrector(EditCostEstimator(k=0.1), lexicon=None, reject_margin=None).fit(X, y)
+    fixer = OCRCorrector(
+        EditCostEstimator(k=0.1), lexicon=None, decoder=Decoder(reject_margin=None)
+    ).fit(X, y)
     # lexicon=None: the truth words fit learns from (cut at punctuation), most frequent
     # first.
     X_seq, y_seq = token_pairs(X, y, gaps=True)
@@ -51,12 +54,12 @@ def test_word_prior_breaks_what_costs_cannot():
     base = OCRCorrector(
         EditCostEstimator(),
         lexicon=["cat", "bat"],
-        reject_margin=None,
-        language_model=None,  # the word prior stands in for it
+        language_model=None,
         min_confidence=None,
+        decoder=Decoder(reject_margin=None),
     )
     assert base.fit(X, y).predict(["xat"])[0] == "bat"
-    flat = clone(base).set_params(prior_weight=0.0).fit(X, y)
+    flat = clone(base).set_params(decoder__prior_weight=0.0).fit(X, y)
     assert flat.predict(["xat"])[0] == "cat"  # a tie in cost: lexicon order decides
     assert flat.scale_ == pytest.approx(np.log(len(flat.estimator_.vocabulary_) + 1))
 
@@ -70,9 +73,9 @@ def test_rejection_keeps_plausible_out_of_lexicon_tokens():
     ).fit(X, y)
     assert fixer.predict(["tbe", "Smith", "c0w"]).tolist() == ["the", "Smith", "cow"]
     assert fixer._keep_score("Smith") < fixer._keep_score("Sx#q!")  # looks like a name
-    eager = clone(fixer).set_params(reject_margin=None).fit(X, y)
+    eager = clone(fixer).set_params(decoder__reject_margin=None).fit(X, y)
     assert eager.predict(["Smith"])[0].lower() in words
-    timid = clone(fixer).set_params(reject_margin=1e6).fit(X, y)  # must win by 1e6 nats
+    timid = clone(fixer).set_params(decoder__reject_margin=1e6).fit(X, y)  # must win by 1e6 nats
     assert timid.predict(["tbe", "tlie"]).tolist() == ["tbe", "tlie"]
 
 
@@ -81,7 +84,7 @@ def test_grid_search_tunes_k_on_plain_lists(tokens):
     words = sorted(set(y), key=y.count, reverse=True)
     base = OCRCorrector(EditCostEstimator(), lexicon=words, min_confidence=None)
     search = GridSearchCV(
-        base, {"estimator__k": [0.1, 1.0], "reject_margin": [0.0, None]}, cv=KFold(3)
+        base, {"estimator__k": [0.1, 1.0], "decoder__reject_margin": [0.0, None]}, cv=KFold(3)
     ).fit(X, y)
     results = search.cv_results_
     best = int(np.argmax(results["mean_test_score"]))
@@ -101,7 +104,9 @@ def test_grid_search_tunes_k_on_plain_lists(tokens):
 
 def test_pickles_and_failed_refit_keeps_state():
     X, y = load_icdar2017_sample("lines")
-    fixer = OCRCorrector(EditCostEstimator(k=0.3), n_candidates=3).fit(X[:1500], y[:1500])
+    fixer = OCRCorrector(EditCostEstimator(k=0.3), decoder=Decoder(n_candidates=3)).fit(
+        X[:1500], y[:1500]
+    )
     assert fixer.confidence_ is not None  # pickled with the rest
     back = pickle.loads(pickle.dumps(fixer))
     assert back.predict(X[2000:2200]).tolist() == fixer.predict(X[2000:2200]).tolist()
@@ -116,11 +121,11 @@ def test_bad_inputs_are_named():
     with pytest.raises(InvalidParameterError, match="language_model"):
         OCRCorrector(language_model="kneser-ney").fit(X, y)
     with pytest.raises(InvalidParameterError, match="n_candidates"):
-        OCRCorrector(n_candidates=0).fit(X, y)
+        OCRCorrector(decoder=Decoder(n_candidates=0)).fit(X, y)
     with pytest.raises(InvalidParameterError, match="prior_weight"):
-        OCRCorrector(prior_weight=-1).fit(X, y)
+        OCRCorrector(decoder=Decoder(prior_weight=-1)).fit(X, y)
     with pytest.raises(ValueError, match="reject_margin"):
-        OCRCorrector(reject_margin=float("nan")).fit(X, y)
+        OCRCorrector(decoder=Decoder(reject_margin=float("nan"))).fit(X, y)
     with pytest.raises(ValueError, match="lexicon is empty"):
         OCRCorrector(lexicon=[]).fit(X, y)
     with pytest.raises(TypeError, match="lexicon"):
@@ -155,10 +160,10 @@ def test_learned_costs_correct_more_than_unit_costs_on_bln600():
     fixer = OCRCorrector(
         EditCostEstimator(k=1.0),
         lexicon=lexicon,
-        prior_weight=1.5,
         language_model=None,
         min_confidence=None,
         n_jobs=-1,
+        decoder=Decoder(prior_weight=1.5),
     ).fit(X_train, y_train)
     acc = {
         "unit": np.mean(unit == y_oov),

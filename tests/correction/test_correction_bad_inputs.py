@@ -12,17 +12,22 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skocrcost import EditCostEstimator, KatzBackoffLM, OCRCorrector
+from skocrcost.correction import Decoder
 
 # -- the corrector -----------------------------------------------------------------------
 CORRECTOR_PARAMS = {
-    "n_candidates 0": ({"n_candidates": 0}, ValueError, "'n_candidates'"),
-    "n_candidates bool": ({"n_candidates": True}, TypeError, "n_candidates must be an integer"),
+    "n_candidates 0": ({"decoder__n_candidates": 0}, ValueError, "'n_candidates'"),
+    "n_candidates bool": (
+        {"decoder__n_candidates": True},
+        TypeError,
+        "n_candidates must be an integer",
+    ),
     "empty lexicon": ({"lexicon": []}, ValueError, "lexicon is empty"),
     "None in lexicon": ({"lexicon": ["the", None]}, TypeError, r"lexicon\[1\]"),
     "lexicon a string": ({"lexicon": "the"}, ValueError, "'lexicon'"),
-    "prior_weight NaN": ({"prior_weight": math.nan}, ValueError, "'prior_weight'"),
-    "prior_weight negative": ({"prior_weight": -1.0}, ValueError, "'prior_weight'"),
-    "reject_margin inf": ({"reject_margin": math.inf}, ValueError, "'reject_margin'"),
+    "prior_weight NaN": ({"decoder__prior_weight": math.nan}, ValueError, "'prior_weight'"),
+    "prior_weight negative": ({"decoder__prior_weight": -1.0}, ValueError, "'prior_weight'"),
+    "reject_margin inf": ({"decoder__reject_margin": math.inf}, ValueError, "'reject_margin'"),
     "min_confidence above 1": ({"min_confidence": 1.5}, ValueError, "'min_confidence'"),
     "unknown language model": ({"language_model": "kenlm"}, ValueError, "'language_model'"),
     "estimator a number": ({"estimator": 5}, ValueError, "'estimator'"),
@@ -91,7 +96,7 @@ def test_corrector_edge_case_tokens():
     assert FIXER.predict([]).shape == (0,)
     # A line of 10^5 characters (25,000 words) is decoded word by word, in linear time.
     # (Without recurrences: "tbe" 12,500 times over would read as the text's spelling.)
-    long = clone(FIXER).set_params(recurrence_weight=0.0)
+    long = clone(FIXER).set_params(decoder__recurrence_weight=0.0)
     long.__dict__.update({k: v for k, v in FIXER.__dict__.items() if k.endswith("_")})
     assert long.predict(["tbe c0w " * 12_500])[0] == "the cow " * 12_500
 
@@ -99,56 +104,84 @@ def test_corrector_edge_case_tokens():
 # -- the corrector's running-text API and its language model ---------------------------------
 SENTENCE_LM = KatzBackoffLM().fit(["the cow", "the the"])
 CORRECT_PARAMS = {
-    "lm_weight negative": ({"lm_weight": -1.0}, ValueError, "lm_weight"),
-    "lm_weight NaN": ({"lm_weight": math.nan}, ValueError, "lm_weight"),
-    "lm_weight inf": ({"lm_weight": math.inf}, ValueError, "lm_weight"),
-    "lm_weight bool": ({"lm_weight": True}, TypeError, "lm_weight must be a number"),
-    "real_word_prior 0": ({"real_word_prior": 0.0}, ValueError, "real_word_prior"),
-    "real_word_prior above 1": ({"real_word_prior": 1.5}, ValueError, "real_word_prior"),
-    "real_word_prior negative": ({"real_word_prior": -0.1}, ValueError, "real_word_prior"),
-    "real_word_prior NaN": ({"real_word_prior": math.nan}, ValueError, "real_word_prior"),
-    "real_word_prior bool": ({"real_word_prior": True}, TypeError, "real_word_prior"),
-    "real_word_smoothing 0": ({"real_word_smoothing": 0.0}, ValueError, "real_word_smoothing"),
+    "lm_weight negative": ({"decoder__lm_weight": -1.0}, ValueError, "lm_weight"),
+    "lm_weight NaN": ({"decoder__lm_weight": math.nan}, ValueError, "lm_weight"),
+    "lm_weight inf": ({"decoder__lm_weight": math.inf}, ValueError, "lm_weight"),
+    "lm_weight bool": ({"decoder__lm_weight": True}, TypeError, "lm_weight must be a number"),
+    "real_word_prior 0": ({"decoder__real_word_prior": 0.0}, ValueError, "real_word_prior"),
+    "real_word_prior above 1": ({"decoder__real_word_prior": 1.5}, ValueError, "real_word_prior"),
+    "real_word_prior negative": ({"decoder__real_word_prior": -0.1}, ValueError, "real_word_prior"),
+    "real_word_prior NaN": ({"decoder__real_word_prior": math.nan}, ValueError, "real_word_prior"),
+    "real_word_prior bool": ({"decoder__real_word_prior": True}, TypeError, "real_word_prior"),
+    "real_word_smoothing 0": (
+        {"decoder__real_word_smoothing": 0.0},
+        ValueError,
+        "real_word_smoothing",
+    ),
     "real_word_smoothing negative": (
-        {"real_word_smoothing": -1.0},
+        {"decoder__real_word_smoothing": -1.0},
         ValueError,
         "real_word_smoothing",
     ),
     "real_word_smoothing NaN": (
-        {"real_word_smoothing": math.nan},
+        {"decoder__real_word_smoothing": math.nan},
         ValueError,
         "real_word_smoothing",
     ),
     "real_word_smoothing inf": (
-        {"real_word_smoothing": math.inf},
+        {"decoder__real_word_smoothing": math.inf},
         ValueError,
         "real_word_smoothing",
     ),
-    "real_word_smoothing bool": ({"real_word_smoothing": True}, TypeError, "real_word_smoothing"),
+    "real_word_smoothing bool": (
+        {"decoder__real_word_smoothing": True},
+        TypeError,
+        "real_word_smoothing",
+    ),
     "rules a string": ({"rules": "hyphens"}, TypeError, "rules"),
     "rules a bool": ({"rules": True}, TypeError, "rules"),
     "rules with an unknown name": ({"rules": ["hyphens", "commas"]}, ValueError, "rules"),
     "rules with a non-string": ({"rules": ("case", 1)}, ValueError, "rules"),
-    "split_cost NaN": ({"split_cost": math.nan}, ValueError, "split_cost"),
-    "split_cost inf": ({"split_cost": math.inf}, ValueError, "split_cost"),
-    "split_cost a string": ({"split_cost": "3"}, (TypeError, ValueError), "split_cost"),
-    "join_cost NaN": ({"join_cost": math.nan}, ValueError, "join_cost"),
-    "join_cost bool": ({"join_cost": True}, TypeError, "join_cost must be a number"),
-    "recurrence_weight negative": ({"recurrence_weight": -1.0}, ValueError, "recurrence_weight"),
-    "recurrence_weight inf": ({"recurrence_weight": math.inf}, ValueError, "recurrence_weight"),
-    "recurrence_weight None": ({"recurrence_weight": None}, (TypeError, ValueError), "recurrence"),
-    "variant_weight negative": ({"variant_weight": -1.0}, ValueError, "variant_weight"),
-    "variant_weight NaN": ({"variant_weight": math.nan}, ValueError, "variant_weight"),
-    "variant_weight inf": ({"variant_weight": math.inf}, ValueError, "variant_weight"),
-    "variant_weight bool": ({"variant_weight": True}, TypeError, "variant_weight must be a number"),
-    "variant_weight None": ({"variant_weight": None}, (TypeError, ValueError), "variant_weight"),
-    "beam_width 0": ({"beam_width": 0}, ValueError, "beam_width"),
-    "beam_width negative": ({"beam_width": -2}, ValueError, "beam_width"),
-    "beam_width a float": ({"beam_width": 1.5}, (TypeError, ValueError), "beam_width"),
-    "beam_width inf": ({"beam_width": math.inf}, (TypeError, ValueError), "beam_width"),
-    "beam_width bool": ({"beam_width": True}, (TypeError, ValueError), "beam_width"),
-    "beam_width None": ({"beam_width": None}, (TypeError, ValueError), "beam_width"),
-    "beam_width a string": ({"beam_width": "8"}, (TypeError, ValueError), "beam_width"),
+    "split_cost NaN": ({"decoder__split_cost": math.nan}, ValueError, "split_cost"),
+    "split_cost inf": ({"decoder__split_cost": math.inf}, ValueError, "split_cost"),
+    "split_cost a string": ({"decoder__split_cost": "3"}, (TypeError, ValueError), "split_cost"),
+    "join_cost NaN": ({"decoder__join_cost": math.nan}, ValueError, "join_cost"),
+    "join_cost bool": ({"decoder__join_cost": True}, TypeError, "join_cost must be a number"),
+    "recurrence_weight negative": (
+        {"decoder__recurrence_weight": -1.0},
+        ValueError,
+        "recurrence_weight",
+    ),
+    "recurrence_weight inf": (
+        {"decoder__recurrence_weight": math.inf},
+        ValueError,
+        "recurrence_weight",
+    ),
+    "recurrence_weight None": (
+        {"decoder__recurrence_weight": None},
+        (TypeError, ValueError),
+        "recurrence",
+    ),
+    "variant_weight negative": ({"decoder__variant_weight": -1.0}, ValueError, "variant_weight"),
+    "variant_weight NaN": ({"decoder__variant_weight": math.nan}, ValueError, "variant_weight"),
+    "variant_weight inf": ({"decoder__variant_weight": math.inf}, ValueError, "variant_weight"),
+    "variant_weight bool": (
+        {"decoder__variant_weight": True},
+        TypeError,
+        "variant_weight must be a number",
+    ),
+    "variant_weight None": (
+        {"decoder__variant_weight": None},
+        (TypeError, ValueError),
+        "variant_weight",
+    ),
+    "beam_width 0": ({"decoder__beam_width": 0}, ValueError, "beam_width"),
+    "beam_width negative": ({"decoder__beam_width": -2}, ValueError, "beam_width"),
+    "beam_width a float": ({"decoder__beam_width": 1.5}, (TypeError, ValueError), "beam_width"),
+    "beam_width inf": ({"decoder__beam_width": math.inf}, (TypeError, ValueError), "beam_width"),
+    "beam_width bool": ({"decoder__beam_width": True}, (TypeError, ValueError), "beam_width"),
+    "beam_width None": ({"decoder__beam_width": None}, (TypeError, ValueError), "beam_width"),
+    "beam_width a string": ({"decoder__beam_width": "8"}, (TypeError, ValueError), "beam_width"),
     "language model a string": (
         {"language_model": "kenlm"},
         (TypeError, ValueError),
@@ -190,7 +223,7 @@ def test_a_bad_variant_weight_set_after_fit_is_refused_by_predict(value, error):
     # and predict on isolated tokens reads variant_weight itself.
     fixer = OCRCorrector(lexicon=["the", "cow"]).fit(["tbe", "kow", "cow"], ["the", "kow", "cow"])
     assert fixer.variants_ is not None
-    fixer.set_params(variant_weight=value)
+    fixer.set_params(decoder__variant_weight=value)
     with pytest.raises(error, match="variant_weight"):
         fixer.predict(["tbe"])
 
@@ -243,13 +276,16 @@ KEPT_TOKENS = [
 def test_tokens_without_a_letter_or_too_long_are_kept_by_predict_and_correct():
     # These became "the" (the only nearby word in a two-word lexicon): the reject rule
     # compared two long sums of surprisals of characters never seen.
-    for fixer in (FIXER, OCRCorrector(lexicon=["the", "cow"], reject_margin=None).fit(*TOKENS)):
+    for fixer in (
+        FIXER,
+        OCRCorrector(lexicon=["the", "cow"], decoder=Decoder(reject_margin=None)).fit(*TOKENS),
+    ):
         assert fixer.predict(KEPT_TOKENS).tolist() == KEPT_TOKENS
         for token in KEPT_TOKENS:
             assert fixer.correct(token) == token
         assert fixer.correct("tbe " + "x" * 100_000 + " c0w") == "the " + "x" * 100_000 + " cow"
     # At the limit, a token is still corrected when a word is cheaper than keeping it.
-    always = OCRCorrector(lexicon=["the", "cow"], reject_margin=None).fit(*TOKENS)
+    always = OCRCorrector(lexicon=["the", "cow"], decoder=Decoder(reject_margin=None)).fit(*TOKENS)
     assert always.predict(["x" * 64, "tbe"]).tolist() == ["the", "the"]
 
 

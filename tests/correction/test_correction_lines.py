@@ -12,6 +12,7 @@ from sklearn.model_selection import cross_val_score
 
 from skocrcost import OCRCorrector, OCRCorrectorCV, character_error_rate, word_error_rate
 from skocrcost.correction import (
+    Decoder,
     _rules,
     align_tokens,
     character_error_rate_scorer,
@@ -228,14 +229,15 @@ def test_pickles_without_their_caches_and_predict_the_same(fitted, sample):
 def test_the_cv_corrector_scores_joins_with_a_fold_fitted_with_them():
     # (a confidence learned without joins judges them poorly: the score would mislead)
     X, y = read_pairs(shared_path("bln600", "train.lines.tsv"), limit=600)
-    grid = {"join_cost": [None, 3.0], "lm_weight": [1.0, 2.0]}
+    grid = {"decoder__join_cost": [None, 3.0], "decoder__lm_weight": [1.0, 2.0]}
     search = OCRCorrectorCV(param_grid=grid, cv=2, max_lines=100).fit(X, y)
     held = list(range(0, 50)) + list(range(150, 200))  # whole blocks, one in three
     X_held, y_held = [X[i] for i in held], [y[i] for i in held]
     results = search.cv_results_
     for s in (0, 2):  # lm_weight=1 without and with joins
         setting = results["params"][s]
-        fold = OCRCorrector(join_cost=setting["join_cost"]).fit(X[300:], y[300:])
+        join_cost = setting["decoder__join_cost"]
+        fold = OCRCorrector(decoder=Decoder(join_cost=join_cost)).fit(X[300:], y[300:])
         assert fold.set_params(**setting).score(X_held, y_held) == pytest.approx(
             results["split0_test_score"][s]
         )
@@ -246,17 +248,18 @@ def test_the_cv_corrector_scores_joins_with_a_fold_fitted_with_them():
 def test_the_cv_corrector_tunes_decoding_weights_inside_fit(sample):
     X, y, X_test, y_test = sample
     X, y = X[:600], y[:600]
-    grid = {"lm_weight": [0.0, 1.0]}
+    grid = {"decoder__lm_weight": [0.0, 1.0]}
     base = OCRCorrector(min_confidence=None)
     search = OCRCorrectorCV(base, param_grid=grid, cv=2, max_lines=100).fit(X, y)
     results = search.cv_results_
-    assert [p["lm_weight"] for p in results["params"]] == [0.0, 1.0]
+    assert [p["decoder__lm_weight"] for p in results["params"]] == [0.0, 1.0]
     best = int(np.argmax(results["mean_test_score"]))
     assert search.best_params_ == results["params"][best]
     assert search.best_score_ == results["mean_test_score"][best]
-    assert search.best_estimator_.lm_weight == search.best_params_["lm_weight"]
+    lm_weight = search.best_estimator_.decoder.lm_weight
+    assert lm_weight == search.best_params_["decoder__lm_weight"]
     # A fold's score is that of a corrector fitted on the other fold, as computed here.
-    fold = clone(base).set_params(lm_weight=1.0).fit(X[300:], y[300:])
+    fold = clone(base).set_params(decoder__lm_weight=1.0).fit(X[300:], y[300:])
     held = list(range(0, 50)) + list(range(150, 200))  # whole blocks, one in three
     assert results["split0_test_score"][1] == pytest.approx(
         fold.score([X[i] for i in held], [y[i] for i in held])
@@ -288,7 +291,7 @@ def test_decoding_weights_move_the_documented_way():
         lexicon=["the", "cat", "sat"],
         language_model=None,
         min_confidence=None,
-        recurrence_weight=0.0,
+        decoder=Decoder(recurrence_weight=0.0),
     ).fit(X, y)
     tokens = ["tbe", "cst", "tlie", "thc", "sst"]
 
@@ -298,16 +301,16 @@ def test_decoding_weights_move_the_documented_way():
     # reject_margin: the nats by which the best word must beat keeping an unknown word.
     counts = []
     for margin in (-5.0, 0.0, 5.0, 50.0):
-        fixer.set_params(reject_margin=margin)
+        fixer.set_params(decoder__reject_margin=margin)
         counts.append(changed())
     assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1] == 0
     # recurrence_weight: a spelling the text repeats is kept once the weight is large.
-    fixer.set_params(reject_margin=0.0)
+    fixer.set_params(decoder__reject_margin=0.0)
     text = " ".join(["tbe"] * 8)
     assert fixer.correct(text) == " ".join(["the"] * 8)
-    assert fixer.set_params(recurrence_weight=20.0).correct(text) == text
+    assert fixer.set_params(decoder__recurrence_weight=20.0).correct(text) == text
     # real_word_prior: a lexicon word is kept at -ln(prior); 1 never replaces it.
-    fixer.set_params(recurrence_weight=0.0, real_word_prior=1.0)
+    fixer.set_params(decoder__recurrence_weight=0.0, decoder__real_word_prior=1.0)
     assert fixer.correct("the cat") == "the cat"
 
 
@@ -323,12 +326,12 @@ def test_a_larger_variant_weight_keeps_more_spelling_variants():
     tokens = ["vnworthy", "vntil", "vsed", "vpper", "unwortby"]
     kept = []
     for weight in (0.0, 1e-3, 1.0, 1e3):
-        fixer.set_params(variant_weight=weight)
+        fixer.set_params(decoder__variant_weight=weight)
         kept.append(sum(a == b for a, b in zip(tokens, fixer.predict(tokens))))
     # -ln(variant_weight) nats are added to the variant reading: larger keeps more.
     assert kept == sorted(kept) and kept[-1] > kept[0]
     # At weight 1 the learned P(variant) as it is: the variant kept, the OCR error not.
-    fixer.set_params(variant_weight=1.0)
+    fixer.set_params(decoder__variant_weight=1.0)
     assert fixer.predict(["vnworthy", "unwortby"]).tolist() == ["vnworthy", "unworthy"]
 
 
@@ -375,16 +378,16 @@ def test_a_loop_of_correct_calls_builds_one_decoder_and_follows_set_params(
     monkeypatch.setattr(NoisyChannelDecoder, "__init__", counted)
     default = [fixer.correct(line) for line in X_test[:60]]
     assert len(built) == 1
-    fixer.set_params(reject_margin=None)  # never keep an unknown word
+    fixer.set_params(decoder__reject_margin=None)  # never keep an unknown word
     changed = [fixer.correct(line) for line in X_test[:60]]
     assert len(built) == 2
-    fresh = clone(fitted).set_params(reject_margin=None)
+    fresh = clone(fitted).set_params(decoder__reject_margin=None)
     fresh.__dict__.update({k: v for k, v in vars(fitted).items() if k.endswith("_")})
     fresh._caches_ = {}
     assert changed == [fresh.correct(line) for line in X_test[:60]]
     assert changed != default  # the parameter took effect: the comparison is not vacuous
     assert len(built) == 3  # (fresh's)
-    fixer.set_params(reject_margin=fitted.reject_margin)
+    fixer.set_params(decoder__reject_margin=fitted._weights().reject_margin)
     assert [fixer.correct(line) for line in X_test[:60]] == default
     assert len(built) == 4
 

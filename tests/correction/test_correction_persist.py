@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from skocrcost import EditCostEstimator, KatzBackoffLM, OCRCorrector
+from skocrcost.correction import Decoder
 from skocrcost.correction._persist import decode, encode
 from skocrcost.correction._trees import BoostedTrees
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
@@ -26,7 +27,7 @@ def sample():
 @pytest.fixture(scope="module")
 def fitted(sample):
     X, y = sample
-    return OCRCorrector(variant_weight=1.0).fit(X[:1500], y[:1500])
+    return OCRCorrector(decoder=Decoder(variant_weight=1.0)).fit(X[:1500], y[:1500])
 
 
 def held_out_text(sample):
@@ -59,13 +60,14 @@ def test_a_saved_corrector_corrects_as_the_fitted_one(fitted, sample, tmp_path):
     "params",
     [
         {"lexicon": None, "language_model": None, "min_confidence": None},
-        {"language_model": KatzBackoffLM(order=2, discount=0.7), "reject_margin": None},
+        {
+            "language_model": KatzBackoffLM(order=2, discount=0.7),
+            "decoder": Decoder(reject_margin=None),
+        },
         {
             "estimator": EditCostEstimator(max_token_length=2, min_count=2),
             "rules": ("punctuation", "case", "spacing", "hyphens", "capitals", "mixed_case"),
-            "split_cost": 1.0,
-            "join_cost": 1.0,
-            "variant_weight": 1.0,
+            "decoder": Decoder(split_cost=1.0, join_cost=1.0, variant_weight=1.0),
             "min_confidence": None,
         },
     ],

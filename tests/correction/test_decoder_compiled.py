@@ -27,12 +27,12 @@ def lines_of(source):
 SETTINGS = {
     "defaults": {},
     "variants, real-word priors, narrow beam": {
-        "variant_weight": 1.0,
-        "real_word_smoothing": 1.0,
-        "beam_width": 3,
+        "decoder__variant_weight": 1.0,
+        "decoder__real_word_smoothing": 1.0,
+        "decoder__beam_width": 3,
     },
     "rules on": {"rules": ["mixed_case", "capitals", "hyphens", "punctuation", "case"]},
-    "no language model weight": {"lm_weight": 0.0, "recurrence_weight": 0.0},
+    "no language model weight": {"decoder__lm_weight": 0.0, "decoder__recurrence_weight": 0.0},
 }
 
 
@@ -52,7 +52,7 @@ def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source,
 
 
 def test_cuts_take_the_python_search(corrector):
-    decoder = own_decoder(copy.copy(corrector).set_params(split_cost=5.0))
+    decoder = own_decoder(copy.copy(corrector).set_params(decoder__split_cost=5.0))
     assert not decoder._compiled()
     decoder._search_lines = None  # (never called)
     assert decoder.correct_tokens([["ofthe", "house"]]) == [["of the", "house"]]
@@ -61,7 +61,7 @@ def test_cuts_take_the_python_search(corrector):
 @pytest.mark.parametrize("source", ["monographs (embedded sample)", "newspapers", "periodicals"])
 def test_with_joins_only_lines_that_may_join_take_the_python_search(corrector, source):
     sequences = [WHITESPACE.split(line)[::2] for line in lines_of(source)]
-    fixer = copy.copy(corrector).set_params(join_cost=1.0)
+    fixer = copy.copy(corrector).set_params(decoder__join_cost=1.0)
     mixed, python = own_decoder(fixer), own_decoder(fixer)
     assert not mixed._compiled()
     python._kernel_reads = lambda: False
@@ -102,7 +102,7 @@ def test_the_layout_kept_across_calls_reads_lines_as_the_python_search(corrector
     """Calls on one corrector share the compiled search's tables (its layout): each
     call reads its lines as the Python search does, the layout full or not (40: it
     is emptied again and again)."""
-    fixer = copy.copy(corrector).set_params(recurrence_weight=2.0)
+    fixer = copy.copy(corrector).set_params(decoder__recurrence_weight=2.0)
     fixer._caches_ = {}
     lines = lines_of("newspapers")
     sequences = [WHITESPACE.split(line)[::2] for line in lines]
@@ -124,7 +124,7 @@ def test_the_layout_kept_across_calls_reads_lines_as_the_python_search(corrector
     else:  # emptied before the last call, which held 40 or more
         assert len(layout.readings) == last > 40
     # Another setting of what the readings depend on gets tables of its own.
-    assert fixer.set_params(real_word_prior=0.9)._decoder()._layout is not layout
+    assert fixer.set_params(decoder__real_word_prior=0.9)._decoder()._layout is not layout
 
 
 def test_seen_candidates_from_the_lexicon_search_are_those_a_search_finds(corrector, monkeypatch):

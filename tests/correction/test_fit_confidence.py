@@ -76,7 +76,7 @@ def test_an_unfitted_corrector_has_no_confidence_to_learn_anew():
 
 def test_the_searched_corrector_learns_its_best_estimators_confidence(tmp_path):
     ocr, truth = load_icdar2017_sample("lines")
-    search = OCRCorrectorCV(param_grid={"lm_weight": [1.0]}, cv=2, max_lines=50)
+    search = OCRCorrectorCV(param_grid={"decoder__lm_weight": [1.0]}, cv=2, max_lines=50)
     search.fit(ocr[:400], truth[:400])
     old = search.best_estimator_.confidence_
     assert search.fit_confidence(ocr[1000:1600], truth[1000:1600]) is search

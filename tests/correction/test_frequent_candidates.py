@@ -102,8 +102,8 @@ def test_per_line_corrections_and_their_confidences_are_unchanged(fitted, sample
 def test_other_search_settings_search_afresh(fitted, sample, searched):
     X, _ = sample
     lines = X[1200:1300]
-    other = cold(fitted).set_params(n_candidates=7)
-    want = without_table(fitted).set_params(n_candidates=7).predict(lines)
+    other = cold(fitted).set_params(decoder__n_candidates=7)
+    want = without_table(fitted).set_params(decoder__n_candidates=7).predict(lines)
     assert list(other.predict(lines)) == list(want)
     assert set(searched) & set(fitted._word_candidates_[1])  # the table was not read
 
@@ -178,7 +178,7 @@ def test_only_the_returned_corrector_searches_its_frequent_words(sample, monkeyp
     fixer = OCRCorrector().fit(X[:1200], y[:1200])
     assert fixer.confidence_ is not None and calls == [fixer]
     calls.clear()
-    cv = OCRCorrectorCV(param_grid={"lm_weight": [0.5, 1.0]}, cv=2, max_lines=20)
+    cv = OCRCorrectorCV(param_grid={"decoder__lm_weight": [0.5, 1.0]}, cv=2, max_lines=20)
     cv.fit(X[:200], y[:200])
     assert calls == [cv.best_estimator_]
 

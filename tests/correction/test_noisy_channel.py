@@ -23,12 +23,18 @@ from skocrcost._noisy_channel import (
     token_pairs,
     training_words,
 )
+from skocrcost.correction import Decoder
 
 TRUTH = ["the book", "his house", "his book", "the house", "in his house"]
 # What benchmarks/noisy_channel_wer.py tuned on BLN600 (with the LM).
 LM_WEIGHT, REAL_WORD_PRIOR, REJECT_MARGIN = 1.0, 0.99, 3.0
 # ... and what it tuned with cuts, joins and recurrences (its final run, docs/katz.md).
-TUNED = {"real_word_prior": 0.9, "split_cost": 3.0, "join_cost": 0.0, "recurrence_weight": 3.0}
+TUNED = {
+    "decoder__real_word_prior": 0.9,
+    "decoder__split_cost": 3.0,
+    "decoder__join_cost": 0.0,
+    "decoder__recurrence_weight": 3.0,
+}
 SURFACE = {"rules": ("punctuation", "case")}
 
 
@@ -619,7 +625,7 @@ def test_the_corrector_learns_spelling_variants_from_the_truth():
     fixer.keep_old_spellings_ = False
     assert fixer.predict(tokens).tolist() == ["unworthy", "unworthy", "the"]
     # On, "vnworthy" reads best as a variant spelling of "unworthy" and stays.
-    fixer.set_params(variant_weight=1.0)
+    fixer.set_params(decoder__variant_weight=1.0)
     assert fixer.predict(tokens).tolist() == ["vnworthy", "unworthy", "the"]
     assert fixer.correct("Vnworthy unwortby tbe") == "Vnworthy unworthy the"
     # The scores behind it, in nats: the variant keep of "vnworthy" (its surprisal under
@@ -666,7 +672,9 @@ def test_spelling_variants_keep_icdar2017_from_being_made_worse():
     raw = _word_errors(X[test], y[test])
     errors = {}
     for weight in (0.0, 1.0):
-        hyp = fixer.set_params(variant_weight=weight).correct("\n".join(X[test])).split("\n")
+        hyp = (
+            fixer.set_params(decoder__variant_weight=weight).correct("\n".join(X[test])).split("\n")
+        )
         errors[weight] = _word_errors(hyp, y[test])
     # Measured: 172 word errors raw, 167 without variants, 165 with them (weight 1).  (With
     # candidates searched however far: 171 and 166; the far ones the variants kept out.)
@@ -691,8 +699,8 @@ def _benchmark_corrector(ocr_lines, truth_lines, **params):
         EditCostEstimator(k=0.03),
         lexicon=lexicon,
         language_model=KatzBackoffLM(order=3, discount=0.7),
+        decoder=Decoder(**params),
         min_confidence=None,  # the decoder's own choices
-        **params,
     ).fit(X_seq, y_seq)
 
 
@@ -717,16 +725,16 @@ def test_context_aware_correction_beats_channel_only_on_bln600():
     raw = _word_errors(X[test], y[test])
     errors = {}
     for name, params in (
-        ("channel", {"lm_weight": 0.0}),
-        ("context", {"lm_weight": LM_WEIGHT}),
-        ("cuts, joins, recurrences", {"lm_weight": LM_WEIGHT, **TUNED}),
-        ("the same, greedy", {"lm_weight": LM_WEIGHT, **TUNED, "beam_width": 1}),
-        ("punctuation", {"lm_weight": LM_WEIGHT, **TUNED, "rules": ["punctuation"]}),
-        ("punctuation and case", {"lm_weight": LM_WEIGHT, **TUNED, **SURFACE}),
+        ("channel", {"decoder__lm_weight": 0.0}),
+        ("context", {"decoder__lm_weight": LM_WEIGHT}),
+        ("cuts, joins, recurrences", {"decoder__lm_weight": LM_WEIGHT, **TUNED}),
+        ("the same, greedy", {"decoder__lm_weight": LM_WEIGHT, **TUNED, "decoder__beam_width": 1}),
+        ("punctuation", {"decoder__lm_weight": LM_WEIGHT, **TUNED, "rules": ["punctuation"]}),
+        ("punctuation and case", {"decoder__lm_weight": LM_WEIGHT, **TUNED, **SURFACE}),
     ):
         hyp = fixer.set_params(**params).correct("\n".join(X[test])).split("\n")
         errors[name] = _word_errors(hyp, y[test])
-        fixer.set_params(beam_width=8, rules=())
+        fixer.set_params(decoder__beam_width=8, rules=())
     assert errors["context"] < errors["channel"] < raw
     assert errors["context"] < 0.9 * raw
     # Cutting merged words, joining split ones and trusting recurring spellings (with
@@ -766,7 +774,7 @@ def _toy_corrector():
         EditCostEstimator(k=0.5),
         lexicon=lexicon,
         language_model=KatzBackoffLM(order=2),
-        real_word_prior=0.7,
+        decoder=Decoder(real_word_prior=0.7),
     )
 
 
@@ -778,7 +786,7 @@ def test_the_corrector_learns_how_often_a_word_in_mixed_case_is_right():
     fixer = _toy_corrector().fit(ocr, truth)
     assert fixer.mixed_case_prior_ == pytest.approx((1 + 1) / (3 + 2))
     # "bis" is a lexicon word (kept at a prior of 0.999), and so is "bIs" read as it...
-    fixer.set_params(real_word_prior=0.999)
+    fixer.set_params(decoder__real_word_prior=0.999)
     assert fixer._decoder().mixed_case_prior is None
     assert fixer.correct("in bIs house") == "in bIs house"
     # ... unless the mixed_case rule reads it at the learned prior: corrected in context.
@@ -810,7 +818,7 @@ def test_ocr_corrector_corrects_running_text_with_the_language_model():
     assert fixer.predict(["bis", "tbe"]).tolist() == [fixer.correct("bis"), "the"] == ["his", "the"]
     # A prior of 1 that a lexicon word is right keeps "bis"; without a language model
     # the corrector's context-free word prior stands in for it.
-    fixer.set_params(real_word_prior=1.0).fit(ocr, truth)
+    fixer.set_params(decoder__real_word_prior=1.0).fit(ocr, truth)
     assert fixer.correct(text) == "In bis house,  The book.\nSmyth 12 Russell-bis"
     plain = clone(fixer).set_params(language_model=None).fit(ocr, truth)
     assert plain.correct("Tbe book") == "The book"
@@ -819,7 +827,7 @@ def test_ocr_corrector_corrects_running_text_with_the_language_model():
     from sklearn.utils._param_validation import InvalidParameterError
 
     with pytest.raises(InvalidParameterError, match="real_word_prior"):
-        OCRCorrector(real_word_prior=0.0).fit(ocr, truth)
+        OCRCorrector(decoder=Decoder(real_word_prior=0.0)).fit(ocr, truth)
     with pytest.raises(ValueError, match=r"X\[1\] and y\[1\]"):
         OCRCorrector().fit([["a"], ["b", "c"]], [["a"], ["b"]])
     with pytest.raises(TypeError, match=r"X\[0\]"):
@@ -898,12 +906,12 @@ def test_the_corrector_cuts_joins_and_counts_in_correct_and_predict():
     # Word for word, "ho-" is a misread word, "inhis" one misread word, and "use" is kept:
     # "house" costs 3.06 from it in this toy channel, past the search's MAX_COST of 3.
     assert fixer.correct(text) == "In his house, the his- use.\nhis house"
-    fixer.set_params(split_cost=1.0, join_cost=1.0)
+    fixer.set_params(decoder__split_cost=1.0, decoder__join_cost=1.0)
     assert fixer.correct(text) == "In his house, the house.\nin his house"
     # In predict, a token joined to the one before it comes back empty.
     assert fixer.predict([["the", "ho-", "use."], ["inhis"]]) == [["the", "house.", ""], ["in his"]]
     # The costs are in nats: the decoder gets them in the metric's units.
-    decoder = fixer.set_params(recurrence_weight=2.0)._decoder()
+    decoder = fixer.set_params(decoder__recurrence_weight=2.0)._decoder()
     assert decoder.split_cost == decoder.join_cost == pytest.approx(1.0 / fixer.scale_)
     assert decoder.recurrence_weight == pytest.approx(2.0 / fixer.scale_)
 
@@ -914,10 +922,10 @@ def test_the_corrector_writes_joins_as_its_training_lines_do():
     ocr += [t.split() for t in hyphens]
     truth += [t.replace("ho use", "ho-use").split() for t in hyphens]
     X, y = token_pairs([" ".join(t) for t in ocr], [" ".join(t) for t in truth], gaps=True)
-    fixer = _toy_corrector().fit(X, y).set_params(join_cost=1.0)
+    fixer = _toy_corrector().fit(X, y).set_params(decoder__join_cost=1.0)
     assert fixer.surface_rules_.join == {"": "-"}
     assert fixer.correct("in his ho use") == "in his ho-use"
-    plain = _toy_corrector().fit(*_sequences()).set_params(join_cost=1.0)
+    plain = _toy_corrector().fit(*_sequences()).set_params(decoder__join_cost=1.0)
     assert plain.surface_rules_.join == {}
     assert plain.correct("in his ho use") == "in his house"
 
@@ -931,16 +939,19 @@ def test_the_corrector_learns_each_real_word_s_share_of_right_readings():
     assert counts["bis"] == (2, 5) and counts["his"] == (6, 6) and "Smyth" not in counts
     assert fixer._decoder().word_priors == {}
     # Prior 1 never changes a real word; "bis" gets (2 + 2 * 1) / (5 + 2) of its own.
-    fixer.set_params(real_word_prior=1.0, real_word_smoothing=2.0)
+    fixer.set_params(decoder__real_word_prior=1.0, decoder__real_word_smoothing=2.0)
     priors = fixer._decoder().word_priors
     assert priors["bis"] == pytest.approx(4 / 7) and priors["his"] == 1.0
     assert fixer.correct("in bis house") == "in his house"
-    fixer.set_params(real_word_prior=0.99)
+    fixer.set_params(decoder__real_word_prior=0.99)
     assert fixer._decoder().word_priors["his"] == pytest.approx((6 + 2 * 0.99) / (6 + 2))
-    fixer.set_params(real_word_prior=1.0)
-    assert fixer.set_params(real_word_smoothing=None).correct("in bis house") == "in bis house"
+    fixer.set_params(decoder__real_word_prior=1.0)
+    assert (
+        fixer.set_params(decoder__real_word_smoothing=None).correct("in bis house")
+        == "in bis house"
+    )
     with pytest.raises(ValueError, match="real_word_smoothing"):
-        fixer.set_params(real_word_smoothing=0.0).correct("bis")
+        fixer.set_params(decoder__real_word_smoothing=0.0).correct("bis")
 
 
 def test_the_corrector_reads_capitals_after_small_letters_as_its_training_pairs_do():
@@ -980,13 +991,13 @@ def test_grid_search_tunes_the_language_model_weight_and_discount():
 
     ocr, truth = _sequences()
     corrector = _toy_corrector()
-    grid = {"lm_weight": [0.0, 1.0], "language_model__discount": [0.1, 0.5]}
+    grid = {"decoder__lm_weight": [0.0, 1.0], "language_model__discount": [0.1, 0.5]}
     search = GridSearchCV(corrector, grid, cv=KFold(3)).fit(ocr, truth)
     scores = search.cv_results_["mean_test_score"]
     # Without the context, "bis" (a lexicon word) stays and costs accuracy: the
     # language model's weight is what the search picks, and the scores are accuracies
     # of sequences corrected in context.
-    assert search.best_params_["lm_weight"] == 1.0
+    assert search.best_params_["decoder__lm_weight"] == 1.0
     assert max(scores) == 1.0 and min(scores) < 1.0
     assert (
         search.best_estimator_.language_model_.discount
@@ -1160,11 +1171,12 @@ def test_grid_search_tunes_the_beam_width():
     from sklearn.model_selection import GridSearchCV, KFold
 
     ocr, truth = _sequences()
-    search = GridSearchCV(_toy_corrector(), {"beam_width": [1, 4]}, cv=KFold(3)).fit(ocr, truth)
-    assert list(search.cv_results_["param_beam_width"]) == [1, 4]
+    grid = {"decoder__beam_width": [1, 4]}
+    search = GridSearchCV(_toy_corrector(), grid, cv=KFold(3)).fit(ocr, truth)
+    assert list(search.cv_results_["param_decoder__beam_width"]) == [1, 4]
     fixer = search.best_estimator_
-    assert fixer._decoder().beam_width == search.best_params_["beam_width"]
-    assert fixer.set_params(beam_width=3)._decoder().beam_width == 3
+    assert fixer._decoder().beam_width == search.best_params_["decoder__beam_width"]
+    assert fixer.set_params(decoder__beam_width=3)._decoder().beam_width == 3
 
 
 def test_a_full_language_model_cache_is_emptied_and_the_lines_come_out_the_same(monkeypatch):

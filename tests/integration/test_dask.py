@@ -27,6 +27,7 @@ from skocrcost import (  # noqa: E402
     OCRCorrector,
 )
 from skocrcost import dask as skdask  # noqa: E402
+from skocrcost.correction import Decoder  # noqa: E402
 from skocrcost.datasets import load_icdar2017_sample  # noqa: E402
 
 
@@ -290,8 +291,8 @@ def test_grid_search_runs_on_the_cluster_with_the_same_results(client, sample):
 
 def test_grid_search_over_the_corrector_runs_on_the_cluster(client, sample):
     X, y = sample[0][:1200], sample[1][:1200]
-    grid = {"estimator__k": [0.03, 1.0], "reject_margin": [0.0, None]}
-    base = OCRCorrector(EditCostEstimator(), n_candidates=3)
+    grid = {"estimator__k": [0.03, 1.0], "decoder__reject_margin": [0.0, None]}
+    base = OCRCorrector(EditCostEstimator(), decoder=Decoder(n_candidates=3))
     alone = GridSearchCV(base, grid, cv=3).fit(X, y)
     with get_task_stream(client) as stream, joblib.parallel_config(backend="dask"):
         spread = GridSearchCV(base, grid, cv=3, n_jobs=-1).fit(X, y)

@@ -15,6 +15,7 @@ import pytest
 from lxml import etree, html
 
 from skocrcost import EditCostEstimator, OCRCorrector
+from skocrcost.correction import Decoder
 from skocrcost.correction._confidence import Change
 from skocrcost.datasets import load_icdar2017_sample
 from skocrcost.formats import correct_document, detect_format, read_document
@@ -45,9 +46,8 @@ def tiny():
         EditCostEstimator(k=0.5),
         lexicon=WORDS,
         language_model=None,
-        split_cost=1.0,
-        join_cost=1.0,
         min_confidence=None,
+        decoder=Decoder(split_cost=1.0, join_cost=1.0),
     ).fit(["tbe cat sat", "historlans say"], ["the cat sat", "historians say"])
 
 

@@ -200,9 +200,9 @@ def test_bad_input_is_refused_as_with_one_process(lines, spy):
         with pytest.raises(TypeError, match=r"X\[500\]"):
             corrector.predict([*lines[:500], 5, *lines[500:]])
         with pytest.raises(ValueError, match="lm_weight"):
-            corrector.set_params(lm_weight=-1.0).predict(lines)
+            corrector.set_params(decoder__lm_weight=-1.0).predict(lines)
         with pytest.raises(ValueError, match="n_jobs"):
-            corrector.set_params(lm_weight=1.0, n_jobs=0).predict(lines)
+            corrector.set_params(decoder__lm_weight=1.0, n_jobs=0).predict(lines)
     assert spy.calls == []
 
 
