@@ -75,13 +75,13 @@ REAL_WORD_MAX_COST = 2.0
 class _Readings(NamedTuple):
     """The one-word readings of a looked-up word (see ``NoisyChannelDecoder._choose``)."""
 
-    words: list  # as output: the word itself first, then its candidates
-    meant: list  # as read: ``words`` before ``keep_spelling`` writes old spellings back
-    lower: list  # as the language model sees them
+    words: tuple  # as output: the word itself first, then its candidates
+    meant: tuple  # as read: ``words`` before ``keep_spelling`` writes old spellings back
+    lower: tuple  # as the language model sees them
     scores: np.ndarray  # context-free, in cost units
     priced: np.ndarray  # bool: whether the language model prices the reading
     index: np.ndarray  # each reading's position in ``every``
-    every: list  # the word and all its candidates, lower-cased (the LM cache's columns)
+    every: tuple  # the word and all its candidates, lower-cased (the LM cache's columns)
 
 
 class NoisyChannelDecoder:
@@ -379,7 +379,7 @@ class NoisyChannelDecoder:
             if self.metric is not None:  # one call for all of the word's candidates
                 near = dict(zip(near, self.metric.pairwise([o], list(near))[0].tolist()))
             words = sorted(near, key=near.get)[: keep[o]]  # stable: ties keep the lexicon's order
-            self._cache[o] = (words, np.array([near[w] for w in words]))
+            self._cache[o] = (tuple(words), np.array([near[w] for w in words]))
 
     def _nearest(self, nn, new, k):
         """The ``k`` nearest of ``nn`` to each of ``new`` within its cost bound (rows
@@ -560,12 +560,12 @@ class NoisyChannelDecoder:
         if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
             modern = modernisations(o, words[1:])
             written = [o] + [o if m else w for w, m in zip(words[1:], modern, strict=True)]
-        meant = [words[k] for k in index]
-        every = [w.lower() for w in words]
+        meant = tuple(words[k] for k in index)
+        every = tuple(w.lower() for w in words)
         return _Readings(
-            words=meant if written is words else [written[k] for k in index],
+            words=meant if written is words else tuple(written[k] for k in index),
             meant=meant,
-            lower=[every[k] for k in index],
+            lower=tuple(every[k] for k in index),
             scores=np.array([scores[k] for k in index], dtype=float),
             priced=np.array([priced[k] for k in index], dtype=bool),
             index=np.array(index, dtype=np.intp),
@@ -722,11 +722,11 @@ class NoisyChannelDecoder:
         whole = len(pieces) > 1 and (
             self._hyphenated_word(core) or not correctable(core.replace(",", "").replace(".", ""))
         )
-        return [
+        return tuple(
             (j, self._key(p), correctable(p) and not whole, self._mixed(p))
             for j, p in enumerate(pieces)
             if j % 2 == 0 and p
-        ]
+        )
 
     def _rewritten(self, token):
         """``token`` as it is corrected: ``recapitalise``, then ``close_up``."""

@@ -125,10 +125,10 @@ class Layout:
         ``-1 - id`` for a word left as it is."""
         laid = self.token_steps.get(token)
         if laid is None:
-            laid = self.token_steps[token] = [
+            laid = self.token_steps[token] = tuple(
                 (self.reading_set(dec, o, mixed), j) if fix else (-1 - self.word(o.lower()), None)
                 for j, o, fix, mixed in dec._slots(token)
-            ]
+            )
         return laid
 
 

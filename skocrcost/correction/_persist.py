@@ -263,7 +263,7 @@ def unpack_candidates(arrays, lexicon, where):
     ends = np.cumsum(counts).tolist()
     table = {}
     for w, lo, hi in zip(words.tolist(), [0, *ends], ends):
-        table[lexicon[w]] = ([lexicon[c] for c in candidates[lo:hi].tolist()], costs[lo:hi])
+        table[lexicon[w]] = (tuple(lexicon[c] for c in candidates[lo:hi].tolist()), costs[lo:hi])
     return table
 
 

@@ -107,3 +107,25 @@ def test_nested_blocks_freeze_once_and_an_error_unfreezes():
             raise RuntimeError("in the block")
     assert gc.get_freeze_count() == 0
     assert not _gc._holding
+
+
+def test_what_the_caches_keep_leaves_the_collector_little_to_walk():
+    # A loop of one correct() call per line gets no freeze (the calls are short), so
+    # every container its caches keep is walked by each full collection, and enough of
+    # them set one off: kept as tuples of strings, numbers and arrays, the collector
+    # stops tracking them.  Counted: only the reading sets (one per new word) remain.
+    fixer = pretrained_corrector()  # (its own: fresh caches)
+    lines = load_icdar2017_sample("lines")[0][:300]
+    gc.collect()
+    before = {id(o) for o in gc.get_objects()}
+    for line in lines:
+        fixer.correct(line)
+    gc.collect()
+    gc.collect()  # (a tuple holding one the last pass untracked is untracked by the next)
+    kept = [o for o in gc.get_objects() if id(o) not in before]
+    decoder = fixer._decoder()
+    n_sets = len(decoder._readings_cache)
+    assert n_sets > 500  # the first pass met many new words
+    assert len(kept) < n_sets + 200
+    tables = (decoder._cache, decoder._slots_cache, fixer._caches_["layout"].token_steps)
+    assert all(not gc.is_tracked(v) for table in tables for v in table.values())

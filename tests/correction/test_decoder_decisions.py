@@ -54,7 +54,7 @@ def test_keeping_a_lexicon_word_costs_its_real_word_prior():
     assert scores["cot"] == pytest.approx(1.0 + math.log(2) / Z)
     dec = decoder(word_priors={"cat": 1.0})
     scores, r = readings(dec, "cat")
-    assert r.words == ["cat"] and scores["cat"] == 0.0
+    assert r.words == ("cat",) and scores["cat"] == 0.0
 
 
 def test_keeping_an_unknown_word_costs_the_rejection_minus_its_recurrences():
@@ -70,7 +70,7 @@ def test_keeping_an_unknown_word_costs_the_rejection_minus_its_recurrences():
     assert scores["thc"] == pytest.approx(1.5 - 0.25 * math.log(4))
     # The 3 nearest candidates (ties: the lexicon's order), each at its channel cost alone,
     # priced by the LM (keeping an unknown word is not: its rejection cost stands for it).
-    assert r.words == ["thc", "the", "tea", "cat"] == r.lower == r.every
+    assert r.words == ("thc", "the", "tea", "cat") == r.lower == r.every
     assert r.priced.tolist() == [False, True, True, True]
     assert scores["the"] == 1.0 and scores["tea"] == 2.0 and scores["cat"] == 3.0
     # A constant rejection cost, and no recurrence weight: recurrences do nothing.
@@ -99,7 +99,7 @@ def test_readings_are_kept_across_calls_and_recurrences_counted_in_each():
 def test_a_lexicon_word_reached_by_a_join_has_no_candidates():
     dec = decoder(real_word_prior=0.9)
     r = dec._choose("cat")  # candidates() never asked for it
-    assert r.words == ["cat"] and r.priced.tolist() == [True]
+    assert r.words == ("cat",) and r.priced.tolist() == [True]
     assert r.scores.tolist() == [-math.log(0.9) / Z]
 
 
@@ -136,7 +136,7 @@ def test_readings_at_infinite_cost_are_dropped_but_keeping_stays():
     assert r.words[0] == "thc" and scores["thc"] == math.inf  # kept: variants may price it
     assert all(math.isfinite(s) for w, s in scores.items() if w != "thc")
     np.testing.assert_array_equal(r.index, np.arange(len(r.words)))
-    assert r.every == [w.lower() for w in [r.words[0], *r.words[1:]]]
+    assert r.every == tuple(w.lower() for w in [r.words[0], *r.words[1:]])
 
 
 def test_real_word_counts_and_mixed_case_prior():

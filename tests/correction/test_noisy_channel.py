@@ -504,7 +504,7 @@ def test_candidates_are_also_found_with_a_multi_character_edit_undone():
     words, costs = found._cache["ad"]
     # As many candidates as the index found, the nearest by the full metric.
     brute = sorted(lexicon, key=lambda w: full.distance("ad", w))
-    assert words == brute[:3] and words[0] == "all"
+    assert words == tuple(brute[:3]) and words[0] == "all"
     assert costs.tolist() == [full.distance("ad", w) for w in words]
     # Each edit undone once, wherever it applies; only lexicon words are taken.
     assert found._undone("adad") == ["allad", "adall"] and found._undone("x") == []
