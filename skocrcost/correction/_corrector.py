@@ -384,6 +384,14 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.min_confidence = min_confidence
         self.n_jobs = n_jobs
 
+    def get_params(self, deep=True):
+        """The parameters; with ``deep``, the decoder's weights as ``decoder__<weight>``,
+        those of ``Decoder()`` while ``decoder`` is None (what :meth:`set_params` sets)."""
+        params = super().get_params(deep=deep)
+        if deep and self.decoder is None:
+            params.update((f"decoder__{k}", v) for k, v in Decoder().get_params().items())
+        return params
+
     def set_params(self, **params):
         """Set the parameters; ``decoder__<weight>`` also works while ``decoder`` is
         None (it then starts from ``Decoder()``)."""

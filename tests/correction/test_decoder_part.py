@@ -31,6 +31,12 @@ def test_the_corrector_takes_a_handful_of_parameters_and_the_decoder_the_weights
     deep = OCRCorrector(decoder=Decoder(lm_weight=2.0)).get_params()
     assert {f"decoder__{w}" for w in WEIGHTS} <= set(deep)
     assert deep["decoder__lm_weight"] == 2.0
+    # listed while decoder is None too, at Decoder()'s values: what a grid may name
+    deep = OCRCorrector().get_params()
+    assert {k: v for k, v in deep.items() if k.startswith("decoder__")} == {
+        f"decoder__{w}": v for w, v in Decoder().get_params().items()
+    }
+    assert "decoder__lm_weight" not in OCRCorrector().get_params(deep=False)
 
 
 def test_set_params_reaches_the_weights_while_the_decoder_is_none():
@@ -75,6 +81,15 @@ def test_a_decoder_that_is_not_one_is_refused_by_name():
         fixer.correct("tbe cow")
 
 
+def test_a_pipeline_reaches_the_weights_of_its_corrector():
+    from sklearn.pipeline import Pipeline
+
+    pipe = Pipeline([("fix", OCRCorrector(lexicon=LEXICON))])
+    assert pipe.get_params()["fix__decoder__beam_width"] == 8
+    pipe.set_params(fix__decoder__beam_width=2)
+    assert pipe.named_steps["fix"].decoder.beam_width == 2
+
+
 def test_the_cv_grid_names_the_weights_as_parameters_of_the_decoder():
     with pytest.raises(ValueError, match=r"decoder__<weight>.*\['lm_weight'\]"):
         OCRCorrectorCV(param_grid={"lm_weight": [1.0, 2.0]}).fit(TOKENS[0] * 3, TOKENS[1] * 3)
@@ -115,3 +130,22 @@ def test_saved_files_keep_the_decoder_and_older_flat_files_load(tmp_path):
     flat = OCRCorrector.load(path)
     assert flat.decoder.get_params() == fixer.decoder.get_params()
     assert clone(flat).get_params()["decoder__reject_margin"] is None
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        "check_get_params_invariance",
+        "check_set_params",
+        "check_no_attributes_set_in_init",
+        "check_parameters_default_constructible",
+        "check_estimator_cloneable",
+        "check_estimator_repr",
+        "check_do_not_raise_errors_in_init_or_set_params",
+    ],
+)
+def test_the_decoder_passes_scikit_learns_checks_of_a_part(check):
+    # (the checks that fit do not apply: a Decoder is fitted as part of its corrector)
+    from sklearn.utils import estimator_checks
+
+    getattr(estimator_checks, check)("Decoder", Decoder())
