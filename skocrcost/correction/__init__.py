@@ -2,10 +2,10 @@
 
 The parts, one idea each: ``_tokens`` (punctuation, case, what may be
 corrected), ``_align`` (token alignment of OCR lines with their truth),
-``_rules`` (surface rules), ``_decoding`` (the decoder's weights), ``_decoder`` (the beam over each
-line),
-``_priors`` and ``_variants`` (what keeping a word is worth), ``_scoring``
-(word and character error rates), ``_corrector`` (the estimator).
+``_rules`` (surface rules), ``_decoding`` (the decoder's weights, a part of the
+estimator), ``_decoder`` (the beam over each line), ``_priors`` and
+``_variants`` (what keeping a word is worth), ``_scoring`` (word and character
+error rates), ``_corrector`` (the estimator).
 """
 
 from ._align import align_tokens

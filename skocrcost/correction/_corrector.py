@@ -444,9 +444,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         """:meth:`fit` without searching the frequent words' candidates (for the
         correctors fitted inside a fit, which correct a few lines each)."""
         validate_params(self)
-        validate_params(self._weights())
+        weights = self._weights()
+        validate_params(weights)
         for name in ("prior_weight", "reject_margin"):
-            value = getattr(self._weights(), name)
+            value = getattr(weights, name)
             if value is not None and not math.isfinite(value):
                 raise ValueError(f"{name} must be finite, got {value!r}")
         self._check_correct_params()
