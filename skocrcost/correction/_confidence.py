@@ -7,7 +7,7 @@ by its shape (case, capitals, inner punctuation, a possessive, digits, length),
 what it does (edit distance, channel cost, whether the original and the new
 words are lexicon words, whether only case or punctuation changes), its
 context (the language model's view of the old and the new word after the words
-before them, the start of a sentence) and its recurrence in the text, and
+before them, the start of a sentence) and its recurrence in the lines around it, and
 labelled by whether it brings the token nearer to the truth in characters.  A
 gradient-boosted classifier learns ``P(the change helps)``; a change is kept
 only when that probability reaches the corrector's ``min_confidence``.
@@ -16,6 +16,7 @@ only when that probability reaches the corrector's ``min_confidence``.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from itertools import accumulate, chain
 from typing import NamedTuple
@@ -56,17 +57,21 @@ class Change(NamedTuple):
 
 class TextNoise(NamedTuple):
     """What the change features read of the whole text, not of a change's line alone
-    (:meth:`ChangeFeatures._text_facts`): how often each core (lower-cased) occurs in
-    it, and the share of unknown words of each line, alone and with the lines
-    around it (``NEARBY``)."""
+    (:meth:`ChangeFeatures._text_facts`): the lines each core (lower-cased) occurs
+    on (a line's index in the text once per occurrence, ascending), the share of
+    unknown words of each line, alone and with the lines around it (``NEARBY``),
+    and the index in the text of the first line these shares are of."""
 
-    cores: Counter
+    cores: dict
     line: np.ndarray
     nearby: np.ndarray
+    first: int = 0
 
     def lines(self, start, stop):
         """The facts of the text's lines ``start:stop``, read in the whole text."""
-        return self._replace(line=self.line[start:stop], nearby=self.nearby[start:stop])
+        return self._replace(
+            line=self.line[start:stop], nearby=self.nearby[start:stop], first=self.first + start
+        )
 
 
 def change_spans(tokens, corrected):
@@ -151,20 +156,34 @@ class ChangeFeatures(LeavesCachesOut):
         "nearby_unknown",
     )
 
-    # The lines on each side of a line whose unknown words tell how noisy its text is.
+    # The lines on each side of a line whose unknown words tell how noisy its text is,
+    # and among which a word's recurrences are counted.
     NEARBY = 25
     # Below this share of unknown words a text counts as this clean (no division by 0).
     CLEAN = 1e-3
-    # Confidences learned before the noise features were relative read them absolute.
+    # Confidences learned before the noise features were relative read them absolute,
+    # and those learned before recurrences were counted near the change read them over
+    # the whole text.
     relative_noise = False
+    nearby_recurrence = False
 
-    def __init__(self, words, language_model, metric, scale, spelling, relative_noise=True):
+    def __init__(
+        self,
+        words,
+        language_model,
+        metric,
+        scale,
+        spelling,
+        relative_noise=True,
+        nearby_recurrence=True,
+    ):
         self.words = words
         self.lm = language_model
         self.metric = metric
         self.scale = scale
         self.spelling = spelling
         self.relative_noise = relative_noise
+        self.nearby_recurrence = nearby_recurrence
 
     def _lm(self, queries):
         """``ln P_LM(word | context)`` of each ``(word, context)``, at least ``_FLOOR``;
@@ -191,7 +210,7 @@ class ChangeFeatures(LeavesCachesOut):
         """
         if facts is None:
             facts = self._text_facts(sequences)
-        counts, line_unknown, nearby_unknown = facts
+        cores, line_unknown, nearby_unknown, first = facts
         out = np.zeros((len(spans), len(self.NAMES)))
         queries = []  # (word, context) of the four language-model features of each row
         for k, (line, start, stop) in enumerate(spans):
@@ -205,6 +224,7 @@ class ChangeFeatures(LeavesCachesOut):
             if start == 0:
                 context = ("<s>",)
             first_new = new_low.split()[0] if new_low.split() else ""
+            recurrence = self._recurrence(cores.get(low, ()), first + line)
             distance = _UNIT.distance(original, new)
             channel = (
                 self.scale * self.metric.distance(low, new_low)
@@ -231,7 +251,7 @@ class ChangeFeatures(LeavesCachesOut):
                 distance,
                 distance / max(1, len(original)),
                 channel,
-                math.log(counts[low]) if counts[low] else 0.0,
+                math.log(recurrence) if recurrence else 0.0,
                 0.0,  # the language model's four, below
                 0.0,
                 0.0,
@@ -245,8 +265,18 @@ class ChangeFeatures(LeavesCachesOut):
         out[:, first : first + 4] = self._lm(queries).reshape(len(spans), 4)
         return out
 
+    def _recurrence(self, where, line):
+        """How often a core occurs on the lines ``where`` (ascending) within ``NEARBY``
+        lines of ``line``: the same in a text of any length (a count over the whole
+        text grows with it, and a confidence learned on long texts of held-out lines
+        would read every change in a short one as rare); over the whole text for a
+        confidence learned so."""
+        if not self.nearby_recurrence:
+            return len(where)
+        return bisect_right(where, line + self.NEARBY) - bisect_left(where, line - self.NEARBY)
+
     def _text_facts(self, sequences):
-        """How often each core (lower-cased) occurs in the text; and the share of the
+        """The lines each core (lower-cased) occurs on; and the share of the
         words of each line, and of the lines around it, that are not lexicon words:
         how noisy the text is there (clean text's unknown words are mostly names,
         noisy text's mostly errors).  ``relative_noise``: as a multiple of the
@@ -265,10 +295,12 @@ class ChangeFeatures(LeavesCachesOut):
             words = [w for w in split_core(core)[::2] if correctable(w)]
             out = sum(w.lower() not in self.words and w not in self.words for w in words)
             seen[token] = (core.lower(), len(words), out)
-        cores = Counter()
-        for token, n in tokens.items():
-            if token:
-                cores[seen[token][0]] += n
+        core_of = {token: seen[token][0] for token in tokens if token}
+        cores = {}
+        for i, seq in enumerate(sequences):
+            for token in seq:
+                if token:
+                    cores.setdefault(core_of[token], []).append(i)
         # Each line's words and unknown words, summed a line at a time (in C).
         words = {token: seen[token][1] for token in tokens}
         out = {token: seen[token][2] for token in tokens}
@@ -308,9 +340,11 @@ class ChangeConfidence:
 
     # Fewer labelled changes than this teach nothing: the corrector then makes them all.
     MIN_CHANGES = 20
-    # What its features read noise as (ChangeFeatures.relative_noise), set by fit;
-    # confidences saved before it existed read it absolute.
+    # What its features read noise and recurrences as (ChangeFeatures.relative_noise,
+    # nearby_recurrence), set by fit; confidences saved before they existed read them
+    # absolute and over the whole text.
     relative_noise = False
+    nearby_recurrence = False
 
     def __init__(self, features):
         self.features = features
@@ -327,6 +361,7 @@ class ChangeConfidence:
             dtype=bool,
         )
         self.relative_noise = self.features.relative_noise
+        self.nearby_recurrence = self.features.nearby_recurrence
         self.n_changes_ = len(spans)
         self.helpful_share_ = float(labels.mean()) if len(labels) else 0.5
         self.model_ = None

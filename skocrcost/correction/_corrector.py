@@ -39,7 +39,7 @@ from ._layout import Layout
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
 from ._rules import SURFACE, SurfaceRules, check_rules, pop_fix_flags
 from ._scoring import word_error_rate
-from ._tokens import lm_sentence
+from ._tokens import letter_digits, lm_sentence, written_forms
 from ._variants import SpellingVariants, keeps_old_spellings
 
 __all__ = ["OCRCorrector"]
@@ -83,8 +83,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     described by their shape (capitals, inner punctuation, digits, a
     possessive), what they do (edit and channel cost, lexicon words before and
     after, case or punctuation only), the language model's view of the old and
-    the new word in context, their recurrence and how noisy the text around
-    them is.  ``correct(text, return_confidence=True)`` lists each change with
+    the new word in context, their recurrence in the lines around them and how
+    noisy those lines are.  ``correct(text, return_confidence=True)`` lists each change with
     its confidence, for a reviewer.
 
     **When not to correct.** Names and rare words are missing from any lexicon,
@@ -256,6 +256,17 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         variants"): True unless more of its pairs modernise the OCR's spelling
         than keep such spellings.  When True, :meth:`correct` never modernises
         a spelling.
+    written_forms_ : dict
+        ``{word: its capitalised form}`` for the words the training truth
+        writes with a capital inside a sentence (``i`` -> ``I``, ``london``
+        -> ``London``; at least 5 times there, 90% of them so): a word the
+        corrector puts in place of an OCR word that has no capital is written
+        so.
+    letter_digits_ : str
+        The digits that, standing alone as an OCR word, the training pairs
+        mostly had as a word (``1`` for ``I`` in early modern print; at least
+        5 times, and more often than as the digit): :meth:`correct` reads such
+        a digit as a word, in its context.
     confidence_ : object or None
         The learned confidence of changes (see "Do no harm"): ``n_changes_``
         labelled changes learned from, ``helpful_share_`` the share of them that
@@ -299,15 +310,15 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     >>> fixed = fixer.predict(ocr[2000:2300])
     >>> word_error_rate(truth[2000:2300], fixed) < word_error_rate(truth[2000:2300], ocr[2000:2300])
     True
-    >>> fixer.correct("Tbe Queene of tbe Fairies")
-    'Tbe Queene of the Fairies'
+    >>> fixer.correct("Tbe Church of Englaud")
+    'Tbe Church of England'
 
     Every change proposed, with its confidence: one below ``min_confidence``
     (0.75) is listed for review, not made.
 
-    >>> text, changes = fixer.correct("Tbe Queene of tbe Fairies", return_confidence=True)
+    >>> text, changes = fixer.correct("Tbe Church of Englaud", return_confidence=True)
     >>> [(c.original, c.corrected, round(c.confidence, 2), c.applied) for c in changes]
-    [('Tbe', 'The', 0.5, False), ('tbe', 'the', 0.78, True)]
+    [('Tbe', 'The', 0.32, False), ('Englaud', 'England', 0.91, True)]
 
     Small examples, on tokens (a token is a line of one word):
 
@@ -504,6 +515,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             real_word_counts=_real_word_counts(X, y, in_lexicon),
             mixed_case_prior=mixed_case_prior,
             keep_old_spellings=keeps_old_spellings(X, y, lexicon),
+            written_forms=written_forms(y_seq),
+            letter_digits=letter_digits(X_seq, y_seq),
             scale=float(channel.normaliser) if channel is not None else 1.0,
             confidence=confidence,
         )
@@ -533,7 +546,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self._word_candidates_ = None
         if confidence is not None:
             # this corrector's parts, read as the confidence learned them
-            confidence.features = self._change_features(confidence.relative_noise)
+            confidence.features = self._change_features(
+                confidence.relative_noise, confidence.nearby_recurrence
+            )
         self.confidence_ = confidence
         return self
 
@@ -657,7 +672,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.confidence_ = confidence
         return self
 
-    def _change_features(self, relative_noise=True):
+    def _change_features(self, relative_noise=True, nearby_recurrence=True):
         return ChangeFeatures(
             set(self.lexicon_),
             self.language_model_,
@@ -665,6 +680,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             self.scale_,
             self.spelling_,
             relative_noise,
+            nearby_recurrence,
         )
 
     def _review(self, record=None, facts=None):
@@ -1025,6 +1041,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             recapitalise=self.surface_rules_.recapitalise if "capitals" in self.rules else None,
             close_up=self.surface_rules_.close_up if "hyphens" in self.rules else None,
             keep_spelling=self.keep_old_spellings_,
+            written=self.written_forms_,
+            letter_digits=self.letter_digits_,
             # Never keeping an unknown word: its best word is wanted however far it is.
             max_cost=MAX_COST if w.reject_margin is not None else math.inf,
             n_threads=threads,
@@ -1061,6 +1079,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             w.reject_margin,
             "mixed_case" in self.rules,
             self.keep_old_spellings_,
+            self.letter_digits_,  # (which tokens have words: the slots)
         )
         held = caches.get("readings")
         if held is None or held[0] != key or 10 * len(held[1]) > 9 * decoder.candidate_cache_size:
@@ -1117,6 +1136,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if "neighbors_" in state:
             state.setdefault("confidence_", None)
             state.setdefault("keep_old_spellings_", True)
+            state.setdefault("written_forms_", {})  # pickled before these were learned
+            state.setdefault("letter_digits_", "")
         found = state.get("_word_candidates_")
         if found is not None and not isinstance(found[1], dict):  # packed by __getstate__
             table = _persist.unpack_candidates(found[1], state["lexicon_"], "pickled corrector")

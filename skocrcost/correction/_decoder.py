@@ -265,9 +265,13 @@ class NoisyChannelDecoder:
         recapitalise=None,
         close_up=None,
         keep_spelling=False,
+        written=None,
+        letter_digits="",
         n_threads=1,
     ):
         self.neighbors = neighbors
+        self.written = written or {}
+        self.letter_digits = letter_digits
         self.keep_spelling = keep_spelling
         self.n_threads = n_threads
         self.surface = surface
@@ -723,10 +727,15 @@ class NoisyChannelDecoder:
             self._hyphenated_word(core) or not correctable(core.replace(",", "").replace(".", ""))
         )
         return tuple(
-            (j, self._key(p), correctable(p) and not whole, self._mixed(p))
+            (j, self._key(p), self._readable(p) and not whole, self._mixed(p))
             for j, p in enumerate(pieces)
             if j % 2 == 0 and p
         )
+
+    def _readable(self, piece):
+        """Whether a piece of a token is read as a word: a correctable one, or a lone
+        digit the training pairs mostly had as a word (``letter_digits``)."""
+        return correctable(piece) or (len(piece) == 1 and piece in self.letter_digits)
 
     def _rewritten(self, token):
         """``token`` as it is corrected: ``recapitalise``, then ``close_up``."""
@@ -1031,7 +1040,8 @@ class NoisyChannelDecoder:
                     piece = pieces[j]
                     starts = np.cumsum([0, *map(len, reading)])
                     pieces[j] = " ".join(
-                        match_case(p, piece[s:]) for p, s in zip(reading, starts, strict=False)
+                        match_case(self.written.get(p, p), piece[s:])
+                        for p, s in zip(reading, starts, strict=False)
                     )
                 core = "".join(pieces)
             else:

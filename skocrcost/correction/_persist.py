@@ -182,6 +182,7 @@ def _confidence_to_json(confidence):
         "n_changes": confidence.n_changes_,
         "helpful_share": encode(confidence.helpful_share_),
         "relative_noise": bool(confidence.relative_noise),
+        "nearby_recurrence": bool(confidence.nearby_recurrence),
         "baseline": None if model is None else model.baseline,
         "trees": trees,
     }
@@ -198,6 +199,8 @@ def _confidence_from_json(state):
     confidence.n_changes_ = int(state["n_changes"])
     confidence.helpful_share_ = decode(state["helpful_share"])
     confidence.relative_noise = bool(state.get("relative_noise", False))  # older files: absolute
+    # older files: recurrences over the whole text
+    confidence.nearby_recurrence = bool(state.get("nearby_recurrence", False))
     confidence.model_ = None
     if state["trees"] is not None:
         trees = [{name: decode(t[name]) for name in FIELDS} for t in state["trees"]]
@@ -308,6 +311,8 @@ def corrector_to_json(corrector, english_words):
         "real_word_counts": encode(corrector.real_word_counts_),
         "mixed_case_prior": corrector.mixed_case_prior_,
         "keep_old_spellings": corrector.keep_old_spellings_,
+        "written_forms": corrector.written_forms_,
+        "letter_digits": corrector.letter_digits_,
         "scale": corrector.scale_,
         "confidence": _confidence_to_json(corrector.confidence_),
         "word_candidates": _candidates_to_json(corrector),
@@ -387,6 +392,8 @@ def _corrector(cls, data, where, english_words):
         real_word_counts=decode(data["real_word_counts"]),
         mixed_case_prior=float(data["mixed_case_prior"]),
         keep_old_spellings=bool(data.get("keep_old_spellings", True)),
+        written_forms=_written_forms(data.get("written_forms", {}), where),
+        letter_digits=_letter_digits(data.get("letter_digits", ""), where),
         scale=float(data["scale"]),
         confidence=_confidence_from_json(data["confidence"]),
     )
@@ -396,6 +403,22 @@ def _corrector(cls, data, where, english_words):
     else:
         corrector._search_frequent_words()
     return corrector
+
+
+def _written_forms(state, where):
+    """The ``written_forms`` of a file: ``{word: form}``, strings (older files: none)."""
+    if not isinstance(state, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in state.items()
+    ):
+        raise ValueError(f"{where}: written_forms must map words to words")
+    return dict(state)
+
+
+def _letter_digits(state, where):
+    """The ``letter_digits`` of a file: a string of digits (older files: none)."""
+    if not isinstance(state, str) or not all(c.isdigit() for c in state):
+        raise ValueError(f"{where}: letter_digits must be a string of digits")
+    return state
 
 
 def save(corrector, path, english_words):

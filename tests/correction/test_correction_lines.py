@@ -345,18 +345,56 @@ def test_noise_is_read_relative_to_the_text():
     noisier = [["the", "cow", "yy", "xq"], ["is", "here", "a", "b"], ["zz", "qq", "ww", "vv"]]
     absolute = ChangeFeatures(words, None, None, 1.0, None, relative_noise=False)
     relative = ChangeFeatures(words, None, None, 1.0, None)
-    _, line, near = absolute._text_facts(text)
+    _, line, near, _ = absolute._text_facts(text)
     np.testing.assert_allclose(line, [1 / 4, 0, 2 / 4])
-    _, rel_line, rel_near = relative._text_facts(text)
+    _, rel_line, rel_near, _ = relative._text_facts(text)
     np.testing.assert_allclose(rel_line, [1, 0, 2])  # the text's share: 3 in 12
     np.testing.assert_allclose(rel_near, near / (3 / 12))
-    _, noisy_line, noisy_near = absolute._text_facts(noisier)
+    _, noisy_line, noisy_near, _ = absolute._text_facts(noisier)
     np.testing.assert_allclose(noisy_line, 2 * line)
-    _, rel_noisy_line, rel_noisy_near = relative._text_facts(noisier)
+    _, rel_noisy_line, rel_noisy_near, _ = relative._text_facts(noisier)
     np.testing.assert_allclose(rel_noisy_line, rel_line)
     np.testing.assert_allclose(rel_noisy_near, rel_near)
     # Every word known: a clean text, no division by zero.
     assert relative._text_facts([["the", "cow"]])[1].tolist() == [0.0]
+
+
+def test_recurrences_are_counted_near_the_change():
+    """A word's recurrence is counted on the lines within ``NEARBY`` of the change's:
+    the same in a text of any length.  A confidence learned before reads the whole
+    text's count."""
+    from skocrcost.correction._confidence import ChangeFeatures
+
+    nearby = ChangeFeatures(set(), None, None, 1.0, None)
+    whole = ChangeFeatures(set(), None, None, 1.0, None, nearby_recurrence=False)
+    n = nearby.NEARBY
+    text = [["xq", "a"] if i % 10 == 0 else ["b"] for i in range(200)]
+    cores, _, _, first = nearby._text_facts(text)
+    assert cores["xq"] == list(range(0, 200, 10)) and first == 0
+    for line in (0, 30, 100, 199):
+        want = sum(abs(i - line) <= n for i in range(0, 200, 10))
+        assert nearby._recurrence(cores["xq"], line) == want
+        assert whole._recurrence(cores["xq"], line) == 20
+    assert nearby._recurrence(cores.get("zz", ()), 5) == 0
+    # Part of a text (as a worker process reads its batch) keeps its lines' places.
+    facts = nearby._text_facts(text).lines(100, 150)
+    assert facts.first == 100 and len(facts.line) == 50
+
+
+def test_a_change_is_judged_alike_in_a_short_text_and_a_long_one(fitted, sample):
+    """The same lines corrected alone and within a text four times as long: their
+    changes have the same confidence (the count of a word over the whole text grew
+    with it, so a confidence learned on long texts of held-out lines held back most
+    changes of a short one)."""
+    _, _, X, _ = sample
+    lines = X[:150]
+    _, alone = fitted.correct("\n".join(lines), return_confidence=True)
+    _, within = fitted.correct("\n".join(lines * 4), return_confidence=True)
+    margin = fitted.confidence_.features.NEARBY
+    middle = [c for c in alone if margin <= c.line < len(lines) - margin]
+    assert len(middle) >= 5
+    same = {(c.line, c.start): c.confidence for c in within if c.line < len(lines)}
+    assert [c.confidence for c in middle] == [same[c.line, c.start] for c in middle]
 
 
 def test_a_loop_of_correct_calls_builds_one_decoder_and_follows_set_params(

@@ -223,6 +223,34 @@ def test_files_and_pickles_with_one_flag_per_rule_load_with_rules(sample, tmp_pa
     assert old.correct(text) == fixer.correct(text)
 
 
+def test_confidences_learned_on_whole_text_recurrences_load_reading_them_so(
+    fitted, sample, tmp_path
+):
+    """Files and pickles written before recurrences were counted near each change keep
+    the whole text's count, which their trees learned; new ones count nearby."""
+    confidence = fitted.confidence_
+    assert confidence.nearby_recurrence and confidence.features.nearby_recurrence
+    path = tmp_path / "corrector.json"
+    fitted.save(path)
+    data = json.loads(path.read_text())
+    assert data["confidence"]["nearby_recurrence"] is True
+    assert OCRCorrector.load(path).confidence_.features.nearby_recurrence
+    del data["confidence"]["nearby_recurrence"]
+    path.write_text(json.dumps(data))
+    old = OCRCorrector.load(path)
+    assert not old.confidence_.nearby_recurrence and not old.confidence_.features.nearby_recurrence
+    text = "\n".join([held_out_text(sample)] * 4)  # (recurring far apart)
+    cores = fitted.confidence_.features._text_facts([t.split() for t in text.split("\n")]).cores
+    where = max(cores.values(), key=len)
+    assert fitted.confidence_.features._recurrence(where, where[0]) < len(where)
+    assert old.confidence_.features._recurrence(where, where[0]) == len(where)
+    _, before = old.correct(text, return_confidence=True)
+    again = pickle.loads(pickle.dumps(fitted))
+    del again.confidence_.nearby_recurrence, again.confidence_.features.nearby_recurrence
+    assert not again.confidence_.features.nearby_recurrence
+    assert again.correct(text, return_confidence=True)[1] == before
+
+
 def test_confidences_learned_on_absolute_noise_load_reading_it_so(fitted, sample, tmp_path):
     """Files and pickles written before the noise features became relative to the
     text keep the meaning their trees learned; new ones read noise as relative."""
