@@ -8,7 +8,7 @@ package already ships.  The confidence of changes is then learned
 (``fit_confidence``) from the corrector's own changes to the training parts of the
 ICDAR 2017 monographs (the sample's lines left out: the language model has read
 them) and periodicals, as ``benchmarks/cross_collection.py`` splits them (its
-held-out lines left out): about 24,600 changes of two collections and genres,
+held-out lines left out): about 25,500 changes of two collections and genres,
 lines the language model never read, as a user's text will be.  The confidence
 model holds trees over the changes' features, no text.  Writes
 ``skocrcost/datasets/data/en-historical-corrector.json.gz``::
