@@ -855,7 +855,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         ``BATCH_LINES`` lines (:mod:`skocrcost._workers`), a batch at a time in worker processes
         (:func:`skocrcost._workers.in_processes`).  Each batch then reads what the
         decoder and the review count over the whole text (the words' recurrences,
-        the cores' counts, the noise around each line), counted once before the
+        the lines each core occurs on, the noise around each line), counted once before the
         batches start, by the same functions (the noise in a process of its own,
         where processes are forked, while the words are counted here): the same
         output either way.  Forked processes also start with the candidates of the
