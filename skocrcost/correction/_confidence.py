@@ -27,11 +27,10 @@ from ..metrics import WeightedLevenshtein
 from ._cached import LeavesCachesOut
 from ._decoder import SLOTS_CACHE_SIZE
 from ._priors import log_probability_pairs
-from ._tokens import correctable, split_core, split_token
+from ._tokens import SENTENCE_END, correctable, split_core, split_token
 from ._trees import BoostedTrees
 
 _UNIT = WeightedLevenshtein()
-_SENTENCE_END = ".!?:;\"'\u201d\u2019"
 # Log-probabilities of words the language model never saw are clipped here.
 _FLOOR = -30.0
 
@@ -240,7 +239,7 @@ class ChangeFeatures(LeavesCachesOut):
                 float([c for c in low if c.isalnum()] == [c for c in new_low if c.isalnum()]),
                 float(core[:1].isupper()),
                 float(len(letters) > 1 and all(c.isupper() for c in letters)),
-                float(start == 0 or tokens[start - 1][-1:] in _SENTENCE_END),
+                float(start == 0 or tokens[start - 1][-1:] in SENTENCE_END),
                 float(any(not c.isalnum() and c not in "-'\u2019" for c in core)),
                 float("-" in core),
                 float(low.endswith(("'s", "\u2019s"))),
