@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..metrics import WeightedLevenshtein
-from ._tokens import TokenCodes, split_core, split_token
+from ._tokens import TokenCodes, token_words
 
 
 def aligned_tokens(ocr_lines, truth_lines):
@@ -52,7 +52,7 @@ def token_pairs(ocr_lines, truth_lines, gaps=False):
 def training_words(ocr_tokens, truth_tokens, max_length_change=1 / 3):
     """The word pairs a word-for-word channel learns from, out of aligned tokens.
 
-    Each pair of tokens gives its cores cut into words (:func:`split_core`); a
+    Each pair of tokens gives its cores cut into words (:func:`token_words`); a
     pair whose word counts differ is dropped, and so is a pair of words whose
     lengths differ by more than ``max_length_change`` of the true word's (at
     least one character): those are split or merged words and alignment
@@ -60,8 +60,7 @@ def training_words(ocr_tokens, truth_tokens, max_length_change=1 / 3):
     """
     xs, ys = [], []
     for o, t in zip(ocr_tokens, truth_tokens, strict=True):
-        a = split_core(split_token(o)[1])[::2]
-        b = split_core(split_token(t)[1])[::2]
+        a, b = token_words(o), token_words(t)
         if len(a) != len(b):
             continue
         for u, v in zip(a, b, strict=True):

@@ -43,9 +43,15 @@ def split_core(core):
     return parts
 
 
+def token_words(token):
+    """The words of a whitespace token: its core's pieces between inner punctuation
+    (:func:`split_core`; ``""`` where a piece is empty)."""
+    return split_core(split_token(token)[1])[::2]
+
+
 def lm_sentence(line):
     """The words the language model sees for a line: lower-cased words, punctuation dropped."""
-    return [w.lower() for t in line.split() for w in split_core(split_token(t)[1])[::2] if w]
+    return [w.lower() for t in line.split() for w in token_words(t) if w]
 
 
 def match_case(word, observed):
@@ -99,7 +105,7 @@ def written_forms(sequences, min_count=5, share=0.9):
         for k, token in enumerate(seq):
             if k == 0 or seq[k - 1][-1:] in SENTENCE_END:
                 continue
-            for w in split_core(split_token(token)[1])[::2]:
+            for w in token_words(token):
                 if w:
                     forms.setdefault(w.lower(), Counter())[w] += 1
     out = {}
@@ -128,9 +134,9 @@ def letter_digits(ocr_sequences, truth_sequences, min_count=5):
     as_word, as_itself = Counter(), Counter()
     for ocr, truth in zip(ocr_sequences, truth_sequences, strict=True):
         for o, t in zip(ocr, truth, strict=True):
-            digit = split_token(o)[1] if o else ""
+            digit = split_token(o)[1]
             if len(digit) == 1 and digit.isdigit():
-                core = split_token(t)[1] if t else ""
+                core = split_token(t)[1]
                 if core == digit:
                     as_itself[digit] += 1
                 elif core.isalpha():
