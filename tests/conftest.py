@@ -22,6 +22,14 @@ SHARED_DATA = Path(
 REQUIRE_DATA = bool(os.environ.get("SKOCRCOST_REQUIRE_DATA"))
 
 
+@pytest.fixture(scope="module")
+def icdar_lines():
+    """The embedded ICDAR 2017 sample's line pairs ``(ocr, truth)``, loaded once per module."""
+    from skocrcost.datasets import load_icdar2017_sample
+
+    return load_icdar2017_sample("lines")
+
+
 def skip_or_fail(message):
     """Skip with ``message``, or fail when SKOCRCOST_REQUIRE_DATA is set (at module level too)."""
     if REQUIRE_DATA:

@@ -16,32 +16,27 @@ from skocrcost import EditCostEstimator, KatzBackoffLM, OCRCorrector
 from skocrcost.correction import Decoder
 from skocrcost.correction._persist import decode, encode
 from skocrcost.correction._trees import BoostedTrees
-from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
+from skocrcost.datasets import pretrained_corrector
 
 
 @pytest.fixture(scope="module")
-def sample():
-    return load_icdar2017_sample("lines")
-
-
-@pytest.fixture(scope="module")
-def fitted(sample):
-    X, y = sample
+def fitted(icdar_lines):
+    X, y = icdar_lines
     return OCRCorrector(decoder=Decoder(variant_weight=1.0)).fit(X[:1500], y[:1500])
 
 
-def held_out_text(sample):
-    X, y = sample
+def held_out_text(icdar_lines):
+    X, y = icdar_lines
     return "\n".join(x for x, t in zip(X[1500:], y[1500:], strict=True) if x != t)
 
 
-def test_a_saved_corrector_corrects_as_the_fitted_one(fitted, sample, tmp_path):
+def test_a_saved_corrector_corrects_as_the_fitted_one(fitted, icdar_lines, tmp_path):
     assert fitted.confidence_ is not None and fitted.confidence_.model_ is not None
     assert fitted.variants_ is not None and fitted.language_model_ is not None
     path = tmp_path / "corrector.json.gz"
     fitted.save(path)
     back = OCRCorrector.load(path)
-    text = held_out_text(sample)
+    text = held_out_text(icdar_lines)
     got, changes = back.correct(text, return_confidence=True)
     want, want_changes = fitted.correct(text, return_confidence=True)
     assert got == want and changes == want_changes  # confidences equal bit for bit
@@ -73,8 +68,8 @@ def test_a_saved_corrector_corrects_as_the_fitted_one(fitted, sample, tmp_path):
     ],
     ids=["truth lexicon, no LM, no confidence", "bigram LM", "rules and every fix"],
 )
-def test_every_kind_of_corrector_round_trips(sample, params, tmp_path):
-    X, y = sample
+def test_every_kind_of_corrector_round_trips(icdar_lines, params, tmp_path):
+    X, y = icdar_lines
     corrector = OCRCorrector(**params).fit(X[:600], y[:600])
     path = tmp_path / "c.json"
     corrector.save(path)
@@ -198,9 +193,9 @@ def test_the_shipped_corrector():
         pretrained_corrector(1)
 
 
-def test_files_and_pickles_with_one_flag_per_rule_load_with_rules(sample, tmp_path):
+def test_files_and_pickles_with_one_flag_per_rule_load_with_rules(icdar_lines, tmp_path):
     # Correctors saved before ``rules`` held fix_punctuation, fix_case, ... flags.
-    X, y = sample
+    X, y = icdar_lines
     fixer = OCRCorrector(min_confidence=None, rules=("hyphens", "case")).fit(X[:300], y[:300])
     path = tmp_path / "corrector.json"
     fixer.save(path)
@@ -224,7 +219,7 @@ def test_files_and_pickles_with_one_flag_per_rule_load_with_rules(sample, tmp_pa
 
 
 def test_confidences_learned_on_whole_text_recurrences_load_reading_them_so(
-    fitted, sample, tmp_path
+    fitted, icdar_lines, tmp_path
 ):
     """Files and pickles written before recurrences were counted near each change keep
     the whole text's count, which their trees learned; new ones count nearby."""
@@ -239,7 +234,7 @@ def test_confidences_learned_on_whole_text_recurrences_load_reading_them_so(
     path.write_text(json.dumps(data))
     old = OCRCorrector.load(path)
     assert not old.confidence_.nearby_recurrence and not old.confidence_.features.nearby_recurrence
-    text = "\n".join([held_out_text(sample)] * 4)  # (recurring far apart)
+    text = "\n".join([held_out_text(icdar_lines)] * 4)  # (recurring far apart)
     cores = fitted.confidence_.features._text_facts([t.split() for t in text.split("\n")]).cores
     where = max(cores.values(), key=len)
     assert fitted.confidence_.features._recurrence(where, where[0]) < len(where)
@@ -251,7 +246,7 @@ def test_confidences_learned_on_whole_text_recurrences_load_reading_them_so(
     assert again.correct(text, return_confidence=True)[1] == before
 
 
-def test_confidences_learned_on_absolute_noise_load_reading_it_so(fitted, sample, tmp_path):
+def test_confidences_learned_on_absolute_noise_load_reading_it_so(fitted, icdar_lines, tmp_path):
     """Files and pickles written before the noise features became relative to the
     text keep the meaning their trees learned; new ones read noise as relative."""
     assert fitted.confidence_.relative_noise and fitted.confidence_.features.relative_noise
@@ -263,7 +258,7 @@ def test_confidences_learned_on_absolute_noise_load_reading_it_so(fitted, sample
     path.write_text(json.dumps(data))
     old = OCRCorrector.load(path)
     assert not old.confidence_.relative_noise and not old.confidence_.features.relative_noise
-    text = held_out_text(sample)
+    text = held_out_text(icdar_lines)
     _, now = fitted.correct(text, return_confidence=True)
     _, before = old.correct(text, return_confidence=True)
     assert [c.confidence for c in now] != [c.confidence for c in before]

@@ -12,20 +12,14 @@ import pytest
 from skocrcost import OCRCorrector, OCRCorrectorCV
 from skocrcost.datasets import (
     PRETRAINED_CORRECTORS,
-    load_icdar2017_sample,
     pretrained_corrector,
 )
 from skocrcost.neighbors import EditDistanceNeighbors
 
 
 @pytest.fixture(scope="module")
-def sample():
-    return load_icdar2017_sample("lines")
-
-
-@pytest.fixture(scope="module")
-def fitted(sample):
-    X, y = sample
+def fitted(icdar_lines):
+    X, y = icdar_lines
     return OCRCorrector().fit(X[:1200], y[:1200])
 
 
@@ -76,8 +70,8 @@ def test_fit_finds_the_candidates_a_first_search_finds(fitted):
     assert settings == OCRCorrector._search_settings(fresh)
 
 
-def test_a_first_pass_searches_only_words_outside_the_table(fitted, sample, searched):
-    X, _ = sample
+def test_a_first_pass_searches_only_words_outside_the_table(fitted, icdar_lines, searched):
+    X, _ = icdar_lines
     lines = X[1200:1500]
     want = without_table(fitted).predict(lines)
     n_without = len(searched)
@@ -89,8 +83,8 @@ def test_a_first_pass_searches_only_words_outside_the_table(fitted, sample, sear
     assert len(searched) < 0.8 * n_without  # frequent words are most of a text's words
 
 
-def test_per_line_corrections_and_their_confidences_are_unchanged(fitted, sample):
-    X, _ = sample
+def test_per_line_corrections_and_their_confidences_are_unchanged(fitted, icdar_lines):
+    X, _ = icdar_lines
     text = "\n".join(X[1500:1600])
     assert fitted.correct(text, return_confidence=True) == without_table(fitted).correct(
         text, return_confidence=True
@@ -99,8 +93,8 @@ def test_per_line_corrections_and_their_confidences_are_unchanged(fitted, sample
     assert [copy.correct(x) for x in X[1600:1650]] == [plain.correct(x) for x in X[1600:1650]]
 
 
-def test_other_search_settings_search_afresh(fitted, sample, searched):
-    X, _ = sample
+def test_other_search_settings_search_afresh(fitted, icdar_lines, searched):
+    X, _ = icdar_lines
     lines = X[1200:1300]
     other = cold(fitted).set_params(decoder__n_candidates=7)
     want = without_table(fitted).set_params(decoder__n_candidates=7).predict(lines)
@@ -135,10 +129,10 @@ def test_saved_files_keep_the_table_and_old_files_find_it_again(fitted, tmp_path
     same_table(old._word_candidates_[1], fitted._word_candidates_[1])
 
 
-def test_pickles_hold_the_table_in_a_few_arrays(fitted, sample):
+def test_pickles_hold_the_table_in_a_few_arrays(fitted, icdar_lines):
     # Two arrays per word would be thousands of out-of-band buffers: Dask sends each
     # as a frame, which made sending a corrector to its workers take a second.
-    X, _ = sample
+    X, _ = icdar_lines
     expected = fitted.predict(X[1200:1300]).tolist()
     buffers = []
     data = pickle.dumps(fitted, protocol=5, buffer_callback=buffers.append)
@@ -163,7 +157,7 @@ def test_an_inconsistent_table_is_refused(fitted, tmp_path):
         OCRCorrector.load(path)
 
 
-def test_only_the_returned_corrector_searches_its_frequent_words(sample, monkeypatch):
+def test_only_the_returned_corrector_searches_its_frequent_words(icdar_lines, monkeypatch):
     """The correctors fitted inside a fit (to learn the confidence, or one per fold)
     correct a few lines each: searching all their frequent words would be waste."""
     calls = []
@@ -174,7 +168,7 @@ def test_only_the_returned_corrector_searches_its_frequent_words(sample, monkeyp
         return search(self)
 
     monkeypatch.setattr(OCRCorrector, "_search_frequent_words", spy)
-    X, y = sample
+    X, y = icdar_lines
     fixer = OCRCorrector().fit(X[:1200], y[:1200])
     assert fixer.confidence_ is not None and calls == [fixer]
     calls.clear()
