@@ -123,7 +123,8 @@ def _core(text):
 class ChangeFeatures(LeavesCachesOut):
     """The description of each change, from a fitted corrector's parts."""
 
-    _CACHES = ("_token_counts",)  # each token's facts, computed on use
+    # each token's facts, and what each kind of change does: computed on use
+    _CACHES = ("_token_counts", "_described")
 
     NAMES = (
         "n_tokens",
@@ -210,59 +211,78 @@ class ChangeFeatures(LeavesCachesOut):
         if facts is None:
             facts = self._text_facts(sequences)
         cores, line_unknown, nearby_unknown, first = facts
+        # The features of what a change does, which its place does not move, are
+        # described once per kind of change: changes repeat (`tbe` -> `the`).
+        described = self.__dict__.get("_described")
+        if described is None or len(described) >= SLOTS_CACHE_SIZE:
+            described = self._described = {}
         out = np.zeros((len(spans), len(self.NAMES)))
         queries = []  # (word, context) of the four language-model features of each row
         for k, (line, start, stop) in enumerate(spans):
             tokens, fixed = sequences[line], corrected[line]
-            original, new = _joined(tokens[start:stop]), _joined(fixed[start:stop])
-            core, new_core = _core(original), _core(new)
-            low, new_low = core.lower(), new_core.lower()
-            letters = [c for c in core if c.isalpha()]
+            key = (stop - start, _joined(tokens[start:stop]), _joined(fixed[start:stop]))
+            kind = described.get(key)
+            if kind is None:
+                kind = described[key] = self._describe(*key)
+            row, low, first_new = kind
             previous = [w.lower() for t in fixed[max(0, start - 2) : start] for w in t.split()]
             context = tuple(c for w in previous if (c := _core(w)))[-2:]
             if start == 0:
                 context = ("<s>",)
-            first_new = new_low.split()[0] if new_low.split() else ""
             recurrence = self._recurrence(cores.get(low, ()), first + line)
-            distance = _UNIT.distance(original, new)
-            channel = (
-                self.scale * self.metric.distance(low, new_low)
-                if correctable(low) and correctable(new_low) and len(low) + len(new_low) < 128
-                else self.scale * distance
-            )
-            out[k] = (
-                stop - start,
-                len(new.split()),
-                self._known(core),
-                self._known(new_core),
-                float(low == new_low),
-                float([c for c in low if c.isalnum()] == [c for c in new_low if c.isalnum()]),
-                float(core[:1].isupper()),
-                float(len(letters) > 1 and all(c.isupper() for c in letters)),
-                float(start == 0 or tokens[start - 1][-1:] in SENTENCE_END),
-                float(any(not c.isalnum() and c not in "-'\u2019" for c in core)),
-                float("-" in core),
-                float(low.endswith(("'s", "\u2019s"))),
-                float(any(c.isdigit() for c in core)),
-                len(core),
-                len(new_core) - len(core),
-                float(bool(new_low) and new_low != low and new_low.replace(" ", "") in low),
-                distance,
-                distance / max(1, len(original)),
-                channel,
-                math.log(recurrence) if recurrence else 0.0,
-                0.0,  # the language model's four, below
-                0.0,
-                0.0,
-                0.0,
-                self.spelling.surprisal(low) / max(1, len(low)) if low else 0.0,
-                line_unknown[line],
-                nearby_unknown[line],
-            )
+            out[k] = row
+            out[k, _SENTENCE_START] = start == 0 or tokens[start - 1][-1:] in SENTENCE_END
+            out[k, _RECURRENCE] = math.log(recurrence) if recurrence else 0.0
+            out[k, _LINE_UNKNOWN] = line_unknown[line]
+            out[k, _NEARBY_UNKNOWN] = nearby_unknown[line]
             queries += [(low, ()), (first_new, ()), (low, context), (first_new, context)]
-        first = self.NAMES.index("lm_original")
-        out[:, first : first + 4] = self._lm(queries).reshape(len(spans), 4)
+        out[:, _LM : _LM + 4] = self._lm(queries).reshape(len(spans), 4)
         return out
+
+    def _describe(self, n_tokens, original, new):
+        """What a change of ``n_tokens`` tokens from ``original`` to ``new`` (their
+        tokens joined) does, wherever it is: ``(row, core, first new word)``, the
+        row's features of its place (its context, its line, its recurrence) 0,
+        and its core and first new word lower-cased, for the language model."""
+        core, new_core = _core(original), _core(new)
+        low, new_low = core.lower(), new_core.lower()
+        letters = [c for c in core if c.isalpha()]
+        distance = _UNIT.distance(original, new)
+        channel = (
+            self.scale * self.metric.distance(low, new_low)
+            if correctable(low) and correctable(new_low) and len(low) + len(new_low) < 128
+            else self.scale * distance
+        )
+        row = (
+            n_tokens,
+            len(new.split()),
+            self._known(core),
+            self._known(new_core),
+            float(low == new_low),
+            float([c for c in low if c.isalnum()] == [c for c in new_low if c.isalnum()]),
+            float(core[:1].isupper()),
+            float(len(letters) > 1 and all(c.isupper() for c in letters)),
+            0.0,  # sentence_start: of its place
+            float(any(not c.isalnum() and c not in "-'\u2019" for c in core)),
+            float("-" in core),
+            float(low.endswith(("'s", "\u2019s"))),
+            float(any(c.isdigit() for c in core)),
+            len(core),
+            len(new_core) - len(core),
+            float(bool(new_low) and new_low != low and new_low.replace(" ", "") in low),
+            distance,
+            distance / max(1, len(original)),
+            channel,
+            0.0,  # recurrence, the language model's four: of its place
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            self.spelling.surprisal(low) / max(1, len(low)) if low else 0.0,
+            0.0,  # line_unknown, nearby_unknown: of its place
+            0.0,
+        )
+        return row, low, new_low.split()[0] if new_low.split() else ""
 
     def _recurrence(self, where, line):
         """How often a core occurs on the lines ``where`` (ascending) within ``NEARBY``
@@ -310,6 +330,13 @@ class ChangeFeatures(LeavesCachesOut):
             text = max(sum(unknown) / max(sum(total), 1), self.CLEAN)
             line, near = line / text, near / text
         return TextNoise(cores, line, near)
+
+
+# The columns of ChangeFeatures' rows that depend on a change's place.
+_SENTENCE_START, _RECURRENCE, _LM, _LINE_UNKNOWN, _NEARBY_UNKNOWN = map(
+    ChangeFeatures.NAMES.index,
+    ("sentence_start", "recurrence", "lm_original", "line_unknown", "nearby_unknown"),
+)
 
 
 def noise_shares(unknown, total, nearby):

@@ -1,5 +1,6 @@
 """OCRCorrector on whole lines: error rates, token alignment, confidence, CV, linear fit."""
 
+import copy
 import pickle
 
 import numpy as np
@@ -395,6 +396,41 @@ def test_a_change_is_judged_alike_in_a_short_text_and_a_long_one(fitted, sample)
     assert len(middle) >= 5
     same = {(c.line, c.start): c.confidence for c in within if c.line < len(lines)}
     assert [c.confidence for c in middle] == [same[c.line, c.start] for c in middle]
+
+
+def test_what_a_change_does_is_described_once_and_read_the_same(fitted, sample):
+    """The features of what a kind of change does are kept across calls (changes
+    repeat); the rows read from them are the rows described afresh, a line at a time
+    or all at once, and only the features of a change's place differ between two
+    places of one kind."""
+    from skocrcost.correction._confidence import ChangeFeatures, _all_spans
+
+    _, _, X, _ = sample
+    decoder = fitted._decoder()
+    sequences = [line.split() for line in X[:200]]
+    corrected = decoder.correct_tokens(sequences)
+    spans = _all_spans(sequences, corrected)
+    features = fitted.confidence_.features
+    facts = features._text_facts(sequences)
+    rows = features.rows(sequences, corrected, spans, facts)
+    fresh = copy.copy(features)  # (caches are left out, as from a pickle)
+    assert "_described" in features.__dict__ and "_described" not in fresh.__dict__
+    np.testing.assert_array_equal(fresh.rows(sequences, corrected, spans, facts), rows)
+    kinds = {key: 0 for key in fresh._described}
+    assert len(kinds) < len(spans)  # changes repeat
+    for k, span in enumerate(spans):  # one change a call, each described afresh
+        again = copy.copy(features)
+        np.testing.assert_array_equal(again.rows(sequences, corrected, [span], facts)[0], rows[k])
+    np.testing.assert_array_equal(fresh.rows(sequences, corrected, spans[::-1], facts), rows[::-1])
+    place = [ChangeFeatures.NAMES.index(n) for n in ("sentence_start", "recurrence")]
+    place += [ChangeFeatures.NAMES.index(n) for n in ("line_unknown", "nearby_unknown")]
+    lm = ChangeFeatures.NAMES.index("lm_context_original")
+    place += [lm, lm + 1]
+    what = [j for j in range(len(ChangeFeatures.NAMES)) if j not in place]
+    seen = {}
+    for (i, a, b), row in zip(spans, rows, strict=True):
+        key = (" ".join(sequences[i][a:b]), " ".join(corrected[i][a:b]))
+        np.testing.assert_array_equal(seen.setdefault(key, row)[what], row[what])
 
 
 def test_a_loop_of_correct_calls_builds_one_decoder_and_follows_set_params(
