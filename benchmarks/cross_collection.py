@@ -26,6 +26,8 @@ path and its defaults::
 With ``--params PARAMS`` (JSON, e.g. ``'{"decoder__join_cost": 3}'``: the
 decoding weights as ``decoder__<weight>``), each run's corrector is
 ``OCRCorrector().set_params(**PARAMS)`` (the pretrained one gets them too).
+With ``--estimator ESTIMATOR`` (JSON, e.g. ``'{"max_token_length": 2}'``), each
+fitted corrector learns its costs with ``EditCostEstimator(**ESTIMATOR)``.
 With ``--cv GRID`` (JSON, e.g. ``'{"decoder__join_cost": [null, 3.0],
 "decoder__lm_weight": [0.5, 1.0, 2.0]}'``), each run fits
 ``OCRCorrectorCV(OCRCorrector().set_params(**PARAMS), param_grid=GRID)`` instead
@@ -66,7 +68,7 @@ from pathlib import Path
 
 from _pairs import read_pairs
 
-from skocrcost import OCRCorrector, OCRCorrectorCV
+from skocrcost import EditCostEstimator, OCRCorrector, OCRCorrectorCV
 from skocrcost.correction import (
     align_tokens,
     character_error_rate,
@@ -304,6 +306,12 @@ def main(argv=None):
         default="{}",
         help='OCRCorrector parameters, as JSON (set_params names, e.g. {"decoder__join_cost": 3})',
     )
+    parser.add_argument(
+        "--estimator",
+        default=None,
+        help="fit with OCRCorrector(EditCostEstimator(**ESTIMATOR)): its parameters, as JSON "
+        '(e.g. {"max_token_length": 2}); not with --pretrained',
+    )
     parser.add_argument("--json", default=None, help="write the results to this file")
     parser.add_argument(
         "--symspell", action="store_true", help="also symspellpy, token by token, same lexicon"
@@ -339,6 +347,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     params = json.loads(args.params)
+    estimator = None if args.estimator is None else EditCostEstimator(**json.loads(args.estimator))
     data = collections(args.n_test)
     if args.max_train:
         data = {
@@ -381,12 +390,12 @@ def main(argv=None):
             y = [line for k in sources for line in data[k][1]]
             t0 = time.process_time()
             if args.cv:
-                corrector = OCRCorrector().set_params(**params)
+                corrector = OCRCorrector(estimator).set_params(**params)
                 search = OCRCorrectorCV(corrector, param_grid=json.loads(args.cv))
                 fixer = search.fit(X, y).best_estimator_
                 print(f"{name:12s} {kind:5s} OCRCorrectorCV chose {search.best_params_}")
             else:
-                fixer = OCRCorrector().set_params(**params).fit(X, y)
+                fixer = OCRCorrector(estimator).set_params(**params).fit(X, y)
             if k and kind == "cross":
                 fixer.fit_confidence(*confidence_lines(data[name][0], data[name][1], k))
                 kind = f"cross+{k}"

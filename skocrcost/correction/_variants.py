@@ -145,13 +145,25 @@ def _within_reach(variant, word):
     return 0 < edits <= min(MAX_VARIANT_EDITS, max(1, len(word) // 3))
 
 
+def _single_characters(estimator):
+    """A clone of ``estimator`` that learns single-character edits only."""
+    out = clone(estimator)
+    if out.get_params().get("max_token_length", 1) > 1:
+        out.set_params(max_token_length=1)
+    return out
+
+
 class SpellingVariants:
     """The channel ``P(variant spelling | lexicon word)``, learned from truth words.
 
     Parameters
     ----------
     estimator : EditCostEstimator
-        Cloned and fitted on the (variant, lexicon word) pairs.
+        Cloned and fitted on the (variant, lexicon word) pairs, with
+        single-character edits only (``max_token_length=1``): a spelling variant
+        changes letters (``vnto``, ``onely``), and the lexicon index cannot search
+        by multi-character edits, so pairing every truth word by them would
+        compare it with the whole lexicon.
 
     Attributes
     ----------
@@ -205,7 +217,8 @@ class SpellingVariants:
             ]
             if not pairs:
                 return None
-            metric = clone(self.estimator).fit([v for v, _ in pairs], [w for _, w in pairs])
+            metric = _single_characters(self.estimator)
+            metric.fit([v for v, _ in pairs], [w for _, w in pairs])
         self.pairs = pairs
         self.estimator_ = metric
         self.metric = metric.metric_

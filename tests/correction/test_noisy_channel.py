@@ -644,6 +644,35 @@ def test_the_corrector_learns_spelling_variants_from_the_truth():
     assert variants.surprisal("vpou", ["upon"])[0] == math.inf
 
 
+def test_spelling_variants_pair_words_through_the_index_when_the_channel_has_rules(monkeypatch):
+    # With multi-character edits (max_token_length=2) the OCR channel's metric has rules,
+    # which the lexicon index cannot search by: pairing each truth word by it would
+    # compare it with the whole lexicon (brute force, minutes on a real lexicon).  The
+    # variant channel learns letters changed, so it is fitted without them.
+    from skocrcost import OCRCorrector, neighbors
+
+    searched = []
+    search = neighbors._BruteIndex.kneighbors
+    monkeypatch.setattr(
+        neighbors._BruteIndex,
+        "kneighbors",
+        lambda self, queries, *a: searched.append(queries) or search(self, queries, *a),
+    )
+    # The truth spells "w" as "vv", which a channel with rules learns as one edit.
+    lexicon = ["whether", "wherever", "whatsoever", "modern", "the", "cow"]
+    old = ["vvhether", "vvherever", "vvhatsoever"]
+    truth = [*old, "modern", "modern", "the", "cow"] * 3
+    ocr = [*old, "rnodern", "modern", "tbe", "cow"] * 3
+    estimator = EditCostEstimator(k=0.1, max_token_length=2, min_count=2)
+    assert clone(estimator).fit(old, lexicon[:3]).metric_.costs.rules  # (vv -> w)
+    fixer = OCRCorrector(estimator, lexicon=lexicon, language_model=None, min_confidence=None)
+    variants = fixer.fit(ocr, truth).variants_
+    assert searched == []  # no search compared a word with the whole lexicon
+    assert sorted(variants.pairs) == sorted(zip(old, lexicon[:3]))
+    assert variants.estimator_.max_token_length == 1 and not variants.metric.costs.rules
+    assert fixer.estimator_.max_token_length == 2 and fixer.estimator_.metric_.costs.rules
+
+
 def test_spelling_variants_keep_icdar2017_from_being_made_worse():
 
     # The benchmark's protocol on a smaller scale: the first 10,000 lines train, the
