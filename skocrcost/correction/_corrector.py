@@ -179,11 +179,14 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
           word (ICDAR 2017's OCR writes ``ll`` as ``U``: ``aU`` -> ``all``, in
           495 of 526 such training words);
         * ``"hyphens"``: close up a lexicon word the OCR kept broken by a
-          line-break hyphen (``sym-pathy`` -> ``sympathy``) where the training
-          pairs mostly show such words closed up (ICDAR 2017's truth closes up
-          1,720 of 1,860 whose halves are not both words); a compound
-          (``to-day``: both halves are words) only if the training truth
-          writes it closed up over 10 times as often as with its hyphen;
+          line-break hyphen where a half is a word (``pre-paid``, ``alto-gether``)
+          where the training pairs mostly show such words closed up (ICDAR 2017's
+          truth closes up 1,720 of 1,860 whose halves are not both words); a
+          compound (``to-day``: both halves are words) only if the training
+          truth writes it closed up over 10 times as often as with its hyphen.
+          Without it, a word broken where neither half is a word
+          (``moun-tains`` -> ``mountains``) is closed up where the training
+          truth closes such words up more often than it keeps them;
         * ``"mixed_case"``: price a word the OCR wrote in mixed case (``aU``,
           ``wTas``) by :attr:`mixed_case_prior_`, whatever the lexicon says of
           its lower-cased form.
@@ -318,7 +321,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     >>> text, changes = fixer.correct("Tbe Church of Englaud", return_confidence=True)
     >>> [(c.original, c.corrected, round(c.confidence, 2), c.applied) for c in changes]
-    [('Tbe', 'The', 0.32, False), ('Englaud', 'England', 0.91, True)]
+    [('Tbe', 'The', 0.45, False), ('Englaud', 'England', 0.96, True)]
 
     Small examples, on tokens (a token is a line of one word):
 
@@ -993,6 +996,13 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self._share_caches(decoder, caches)
         return decoder
 
+    def _close_up(self):
+        """The decoder's ``close_up``: words broken where neither half is a word,
+        and with the ``"hyphens"`` rule the others (:meth:`SurfaceRules.close_up`);
+        None when it would close nothing up."""
+        rules, compounds = self.surface_rules_, "hyphens" in self.rules
+        return partial(rules.close_up, compounds=compounds) if rules.closes_up(compounds) else None
+
     def _new_decoder(self, threads):
         """A running-text decoder with the current parameters, checked here."""
         w = self._weights()
@@ -1039,7 +1049,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             surface=self._surface(),
             join_hyphen=[end for end, way in self.surface_rules_.join.items() if way == "-"],
             recapitalise=self.surface_rules_.recapitalise if "capitals" in self.rules else None,
-            close_up=self.surface_rules_.close_up if "hyphens" in self.rules else None,
+            close_up=self._close_up(),
             keep_spelling=self.keep_old_spellings_,
             written=self.written_forms_,
             letter_digits=self.letter_digits_,

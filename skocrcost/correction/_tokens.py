@@ -168,13 +168,15 @@ def looked_up(word, words):
 
 
 def broken_word(core, words):
-    """``(core closed up, compound)`` if ``core`` may be one word the OCR kept broken
+    """``(core closed up, halves)`` if ``core`` may be one word the OCR kept broken
     by a line-break hyphen (``sym-pathy``, ``with-out``), else None.
 
     One hyphen between letters; closed up it is a word of ``words`` and with the
-    hyphen it is not.  ``compound``: its halves are both words, so that the hyphen
-    may be a compound's (``to-day``), a spelling the truth decides word by word.
-    Looked up as the decoder looks words up (:func:`looked_up`).
+    hyphen it is not.  ``halves``: how many of its halves are words.  Two: the
+    hyphen may be a compound's (``to-day``), a spelling the truth decides word by
+    word; one: maybe a prefix's (``pre-paid``); none: a word broken where it is no
+    compound (``moun-tains``).  Looked up as the decoder looks words up
+    (:func:`looked_up`).
     """
     a, hyphen, b = core.partition("-")
     if not (hyphen and a.isalpha() and b.isalpha()):
@@ -185,7 +187,7 @@ def broken_word(core, words):
 
     if not known(a + b) or known(core):
         return None
-    return a + b, known(a) and known(b)
+    return a + b, known(a) + known(b)
 
 
 def case_pattern(core):

@@ -387,9 +387,12 @@ def test_the_surface_rules_learn_what_a_capital_after_a_small_letter_stands_for(
 
 def test_a_broken_word_is_one_hyphen_inside_a_lexicon_word():
     words = {"sympathy", "mediterranean", "without", "with", "out", "dining-room", "room", "a"}
-    assert broken_word("sym-pathy", words) == ("sympathy", False)
-    assert broken_word("Mediter-ranean", words) == ("Mediterranean", False)  # lower-cased
-    assert broken_word("with-out", words) == ("without", True)  # maybe a compound
+    # (the closed-up word, and how many of its halves are words)
+    assert broken_word("sym-pathy", words) == ("sympathy", 0)
+    assert broken_word("Mediter-ranean", words) == ("Mediterranean", 0)  # lower-cased
+    assert broken_word("with-out", words) == ("without", 2)  # maybe a compound
+    assert broken_word("a-room", words | {"aroom"}) == ("aroom", 2)
+    assert broken_word("pre-paid", words | {"prepaid", "paid"}) == ("prepaid", 1)
     assert broken_word("dining-room", words) is None  # a lexicon word as it is
     assert broken_word("sym-pathy", words - {"sympathy"}) is None
     for core in ("sympathy", "sym--pathy", "sym-pa-thy", "-sympathy", "sympathy-", "sym-pathy2"):
@@ -401,21 +404,28 @@ def test_the_surface_rules_learn_whether_the_truth_closes_up_a_broken_word():
     words = {"sympathy", "property", "mischief", "a", "the"}
     ocr = ["a sym-pathy", "the pro-perty", "mis-chief a", "the sym-pathy"]
     closed = ["a sympathy", "the property", "mischief a", "the sym-pathy"]
-    assert SurfaceRules(*token_pairs(ocr, closed, gaps=True), words).hyphen == {"-": ""}
+    # (neither half a word: the BROKEN rule as well)
+    rules = SurfaceRules(*token_pairs(ocr, closed, gaps=True), words)
+    assert rules.hyphen == {"-": "", "broken": ""}
     # Without the lexicon nothing is a broken word; kept 2 times of 4 is no majority.
     assert SurfaceRules(*token_pairs(ocr, closed, gaps=True)).hyphen == {}
     kept = ["a sympathy", "the property", "mis-chief a", "the sym-pathy"]
     assert SurfaceRules(*token_pairs(ocr, kept, gaps=True), words).hyphen == {}
-    # A truth that is neither form counts against the rule.
+    # A truth that is neither form counts against the rule, but not against closing up
+    # the words neither of whose halves is a word (the same word errors either way).
     other = ["a sympathy", "the property", "mis chief a", "the sym pathy"]
     assert SurfaceRules(*token_pairs(ocr, other, gaps=True), words).hyphen == {}
+    split = ["a sym pathy", "the property", "mis chief a", "the sym pathy"]
+    three = SurfaceRules(*token_pairs(ocr * 3, split * 3, gaps=True), words)
+    assert three.hyphen == {"broken": ""}  # closed up 3 times, kept never, split 9 times
+    assert three.close_up("mis-chief", words, compounds=False) == "mischief"
     # Compounds (both halves words) do not count: their hyphen may be a spelling.
     words |= {"with", "out", "without", "to", "day", "today"}
     compounds = ["a with-out", "to-day a", "the with-out"]
     rules = SurfaceRules(*token_pairs(ocr + compounds, kept + compounds, gaps=True), words)
     assert rules.hyphen == {}
     rules = SurfaceRules(*token_pairs(ocr + compounds, closed + compounds, gaps=True), words)
-    assert rules.hyphen == {"-": ""}
+    assert rules.hyphen == {"-": "", "broken": ""}
 
 
 def test_a_compound_is_closed_up_only_where_the_truth_writes_it_mostly_closed_up():
@@ -425,10 +435,13 @@ def test_a_compound_is_closed_up_only_where_the_truth_writes_it_mostly_closed_up
     ocr += ["without a"] * 11 + ["with-out"]
     truth += ["without a"] * 11 + ["with-out"]  # closed up 11 times, hyphenated once
     rules = SurfaceRules(*token_pairs(ocr, truth, gaps=True), words)
-    assert rules.hyphen == {"-": ""} and rules.written["without"] == 11
+    assert rules.hyphen == {"-": "", "broken": ""} and rules.written["without"] == 11
     assert rules.close_up("(With-out,", words) == "(Without,"
     assert rules.close_up("to-day", words) == "to-day"  # today once, to-day twice
     assert rules.close_up("sym-pathy.", words) == "sympathy." and rules.close_up("a", words) == "a"
+    # Without the "hyphens" rule, only the words neither of whose halves is a word.
+    assert rules.close_up("sym-pathy.", words, compounds=False) == "sympathy."
+    assert rules.close_up("(With-out,", words, compounds=False) == "(With-out,"
     # Ten times as often is not enough; and without the rule nothing is closed up.
     tenfold = SurfaceRules(*token_pairs(ocr[:-2] + ocr[-1:], truth[:-2] + truth[-1:]), words)
     assert tenfold.written["without"] == 10 and tenfold.close_up("with-out", words) == "with-out"
@@ -448,7 +461,8 @@ def test_real_ocr_teaches_each_corpus_its_own_join_capital_and_hyphen_rules():
         lexicon |= set(shared_path("lexicon", name).read_text(encoding="utf-8").lower().split())
     X, y = read_pairs(shared_path("icdar2017_engmono", "lines.tsv"))
     icdar = SurfaceRules(*token_pairs(X[:10000], y[:10000], gaps=True), lexicon)
-    assert icdar.join[""] == "-" and icdar.capitals["U"] == "ll" and icdar.hyphen == {"-": ""}
+    assert icdar.join[""] == "-" and icdar.capitals["U"] == "ll"
+    assert icdar.hyphen == {"-": "", "broken": ""}
     X, y = read_pairs(shared_path("bln600", "train.lines.tsv"))
     bln = SurfaceRules(*token_pairs(X[:5000], y[:5000], gaps=True), lexicon)
     assert bln.join == {} and bln.capitals == {} and bln.hyphen == {}
@@ -999,20 +1013,24 @@ def test_the_corrector_closes_up_broken_words_as_its_training_pairs_do():
     ocr, truth = _sequences()
     ocr += [["his", "bo-ok"], ["in", "hou-se"], ["the", "hou-se"]]
     truth += [["his", "book"], ["in", "house"], ["the", "house"]]
-    fixer = _toy_corrector().fit(ocr, truth)
-    assert fixer.surface_rules_.hyphen == {"-": ""}
-    line = "in his hou-se, the Bo-ok"
-    assert fixer.correct(line) == line  # off: broken words are left as the OCR wrote them
+    lexicon = [*_toy_corrector().lexicon, "bookish"]
+    fixer = _toy_corrector().set_params(lexicon=lexicon).fit(ocr, truth)
+    assert fixer.surface_rules_.hyphen == {"-": "", "broken": ""}
+    # Neither half a word (hou-se): closed up by default; a half that is a word
+    # (book-ish) only with the "hyphens" rule.
+    line = "in his hou-se, the Bo-ok book-ish"
+    assert fixer.correct(line) == "in his house, the Book book-ish"
     compound = fixer.correct("tbe-house")
     on = fixer.set_params(rules=["hyphens"])
-    assert on.correct(line) == "in his house, the Book"
+    assert on.correct(line) == "in his house, the Book bookish"
     # Closed up, then corrected like any word; with a word for a half, left to the decoder.
     assert on.predict([["tbe", "bo-ok"]]) == [["the", "book"]]
     assert on.correct("tbe-house") == compound == "the-house"
     # A truth that keeps such hyphens teaches no rule, and the rule then does nothing.
-    kept = _toy_corrector().set_params(rules=["hyphens"])
+    kept = _toy_corrector().set_params(lexicon=lexicon, rules=["hyphens"])
     kept.fit(ocr, truth[:-3] + [["his", "bo-ok"], ["in", "hou-se"], ["the", "hou-se"]])
     assert kept.surface_rules_.hyphen == {} and kept.correct(line) == line
+    assert kept.set_params(rules=[]).correct(line) == line
 
 
 def test_grid_search_tunes_the_language_model_weight_and_discount():
