@@ -295,12 +295,14 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         two meet (``de sired`` for ``de-sired``), ``.capitals`` a capital after
         a small letter to what the truth has in its place (``U`` -> ``ll``),
         ``.hyphen`` a line-break hyphen the OCR kept inside a lexicon word to
-        ``""`` where the truth mostly closes such words up (``.written``: how
-        often the truth writes each lexicon and hyphenated word);
+        ``""`` where the truth mostly closes such words up (key ``"-"``; key
+        ``"broken"``: the words neither of whose halves is a word; ``.written``:
+        how often the truth writes each lexicon and hyphenated word);
         each where the truth's most frequent value differs, is the majority and
         occurs at least 3 times.  Used with the ``rules`` ``"punctuation"``,
         ``"case"`` and ``"spacing"``; ``.join`` with ``join_cost``,
-        ``.capitals`` with ``"capitals"``, ``.hyphen`` with ``"hyphens"``.
+        ``.capitals`` with ``"capitals"``, ``.hyphen`` with ``"hyphens"``
+        (``"broken"`` always).
 
     Examples
     --------
