@@ -22,9 +22,10 @@ _UNIT = WeightedLevenshtein()
 RULES = ("punctuation", "case", "spacing", "capitals", "hyphens", "mixed_case")
 SURFACE = RULES[:3]
 # The key of SurfaceRules.hyphen for a word the OCR kept broken where neither half is a
-# word (moun-tains): the truth of every collection measured closes these up (ICDAR 2017
-# monographs 650 of 675, BLN600 4 of 4), so they are closed up without the "hyphens"
-# rule, which also reads a half that is a word (pre-paid, to-day: conventions differ).
+# word (moun-tains): where the truth writes these as one word or kept broken, it closes
+# them up (ICDAR 2017 monographs 650 of 675, BLN600 4 of 4; the periodicals' truth
+# splits them at the line break), so they are closed up without the "hyphens" rule,
+# which also reads a half that is a word (pre-paid, to-day: conventions differ).
 BROKEN = "broken"
 
 

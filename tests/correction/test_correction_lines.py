@@ -416,17 +416,14 @@ def test_what_a_change_does_is_described_once_and_read_the_same(fitted, sample):
     fresh = copy.copy(features)  # (caches are left out, as from a pickle)
     assert "_described" in features.__dict__ and "_described" not in fresh.__dict__
     np.testing.assert_array_equal(fresh.rows(sequences, corrected, spans, facts), rows)
-    kinds = {key: 0 for key in fresh._described}
-    assert len(kinds) < len(spans)  # changes repeat
+    assert len(fresh._described) < len(spans)  # changes repeat
     for k, span in enumerate(spans):  # one change a call, each described afresh
         again = copy.copy(features)
         np.testing.assert_array_equal(again.rows(sequences, corrected, [span], facts)[0], rows[k])
     np.testing.assert_array_equal(fresh.rows(sequences, corrected, spans[::-1], facts), rows[::-1])
-    place = [ChangeFeatures.NAMES.index(n) for n in ("sentence_start", "recurrence")]
-    place += [ChangeFeatures.NAMES.index(n) for n in ("line_unknown", "nearby_unknown")]
-    lm = ChangeFeatures.NAMES.index("lm_context_original")
-    place += [lm, lm + 1]
-    what = [j for j in range(len(ChangeFeatures.NAMES)) if j not in place]
+    place = ("sentence_start", "recurrence", "line_unknown", "nearby_unknown")
+    place += ("lm_context_original", "lm_context_corrected")
+    what = [j for j, name in enumerate(ChangeFeatures.NAMES) if name not in place]
     seen = {}
     for (i, a, b), row in zip(spans, rows, strict=True):
         key = (" ".join(sequences[i][a:b]), " ".join(corrected[i][a:b]))
