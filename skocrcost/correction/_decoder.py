@@ -557,21 +557,26 @@ class NoisyChannelDecoder:
                     scores.append(c + change)
             priced = [known] + [True] * (len(words) - 1)
         # (lists, not arrays, until the end: a few readings each, and a call per word)
-        index = [k for k, score in enumerate(scores) if score < math.inf]
-        if not index or index[0]:  # keeping the word is always a reading (variants)
-            index.insert(0, 0)
-        written = words
-        if self.keep_spelling:  # the language model reads "have", the line keeps "haue"
-            modern = modernisations(o, words[1:])
-            written = [o] + [o if m else w for w, m in zip(words[1:], modern, strict=True)]
-        meant = tuple(words[k] for k in index)
         every = tuple(w.lower() for w in words)
+        if not all(score < math.inf for score in scores):  # some readings are never taken
+            index = [k for k, score in enumerate(scores) if score < math.inf]
+            if not index or index[0]:  # keeping the word is always a reading (variants)
+                index.insert(0, 0)
+            meant, lower = tuple(words[k] for k in index), tuple(every[k] for k in index)
+            scores, priced = [scores[k] for k in index], [priced[k] for k in index]
+        else:  # (most words: every reading, in order)
+            index, meant, lower = range(len(words)), tuple(words), every
+        written = meant
+        if self.keep_spelling and len(meant) > 1:  # the LM reads "have", the line keeps "haue"
+            modern = modernisations(o, meant[1:])
+            if any(modern):
+                written = (o, *(o if m else w for w, m in zip(meant[1:], modern, strict=True)))
         return _Readings(
-            words=meant if written is words else tuple(written[k] for k in index),
+            words=written,
             meant=meant,
-            lower=tuple(every[k] for k in index),
-            scores=np.array([scores[k] for k in index], dtype=float),
-            priced=np.array([priced[k] for k in index], dtype=bool),
+            lower=lower,
+            scores=np.array(scores, dtype=float),
+            priced=np.array(priced, dtype=bool),
             index=np.array(index, dtype=np.intp),
             every=every,
         )

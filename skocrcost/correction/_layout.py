@@ -99,12 +99,14 @@ class Layout:
         i = self.sets[key] = len(self.readings)
         self.keys.append(key)
         self.readings.append(r)
-        self.r_word.extend([self.word(w) for w in r.lower])
+        ids = self.ids  # (most words have an id already: no call for them)
+        self.r_word.extend([ids[w] if w in ids else self.word(w) for w in r.lower])
         self.r_score.extend(r.scores.tolist())
-        self.r_priced.extend(r.priced.tolist())
+        priced = r.priced.tolist()
+        self.r_priced.extend(priced)
         self.r_start.append(len(self.r_word))
         # Keeping an out-of-lexicon word may also read it as a variant (_keep_variant).
-        costs = None if r.priced[0] or mixed else dec._variant_costs(o, r.meant[1:])
+        costs = None if priced[0] or mixed else dec._variant_costs(o, r.meant[1:])
         if costs is not None:
             self.v_cost.extend(costs.tolist())
         self.v_start.append(len(self.v_cost))
