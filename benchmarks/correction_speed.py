@@ -1,7 +1,7 @@
 """How fast OCRCorrector corrects lines, side by side with symspellpy in the same process.
 
     cd benchmarks && PYTHONPATH=.. python correction_speed.py [--only NAME] [--max-train N]
-        [--n-test N] [--tuned] [--params JSON] [--stream] [--repeat 3]
+        [--n-test N] [--tuned] [--params JSON] [--stream] [--stages] [--repeat 3]
 
 For each collection of ``cross_collection.py`` (its held-out lines and training
 part): the default ``OCRCorrector`` fitted on the training lines corrects the
@@ -31,6 +31,13 @@ call as ``skocrcost correct`` reads a file, and one ``correct`` call per line as
 a loop over a file's lines calls it, against symspellpy over the same lines:
 ``--repeat`` runs of each, alternating, the best of each reported (a shared
 machine's load slows runs, never speeds them).
+
+``--stages``: where a line's time goes, in one ``predict`` call on the held-out
+lines and in one ``correct`` call per line (each on a copy of the fitted
+corrector without its caches, ``--repeat`` times): the milliseconds per line
+of the search for new words' candidates (and how many words it searched in the
+lexicon), of laying the lines out for the beam search and reading its choices
+back, of the compiled beam search, and of the confidence of the changes.
 """
 
 from __future__ import annotations
@@ -133,6 +140,68 @@ def stream(batch=500, repeat=3):
     best("stream", runs, truth, lines)
 
 
+def stages(name, fitted, lines, repeat):
+    """Print the CPU milliseconds per line of each stage of correcting ``lines``."""
+    from skocrcost.correction import _confidence, _decoder
+    from skocrcost.neighbors import EditDistanceNeighbors
+
+    spent, searched = Counter(), Counter()
+
+    def timing(key, fn):
+        def run(*args, **kwargs):
+            t = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[key] += time.process_time() - t
+
+        return run
+
+    def counting(fn):
+        def run(index, queries, *args):
+            searched[id(index)] += len(queries)
+            return fn(index, queries, *args)
+
+        return run
+
+    patches = [
+        (_decoder.NoisyChannelDecoder, "candidates", timing),
+        (_decoder.NoisyChannelDecoder, "_search_lines", timing),
+        (_decoder, "search_lines", timing),
+        (_confidence.ChangeConfidence, "review", timing),
+        (EditDistanceNeighbors, "_nearest_within", lambda _, fn: counting(fn)),
+    ]
+    saved = [(owner, attr, getattr(owner, attr)) for owner, attr, _ in patches]
+    for owner, attr, wrap in patches:
+        setattr(owner, attr, wrap(attr, getattr(owner, attr)))
+    try:
+        for _ in range(repeat):
+            for how in ("predict", "correct(line)"):
+                fixer = pickle.loads(pickle.dumps(fitted))  # cold
+                spent.clear()
+                searched.clear()
+                gc.collect()
+                t = time.process_time()
+                if how == "predict":
+                    fixer.predict(lines)
+                else:
+                    for line in lines:
+                        fixer.correct(line)
+                total = time.process_time() - t
+                ms = {k: 1000 * v / len(lines) for k, v in spent.items()}
+                n = searched[id(fixer._decoder().neighbors)]
+                print(
+                    f"{name:12s} {how:14s} {1000 * total / len(lines):.2f} ms/line: "
+                    f"search {ms['candidates']:.2f} ({n} words searched in the lexicon), "
+                    f"layout {ms['_search_lines'] - ms['search_lines']:.2f}, "
+                    f"beam search {ms['search_lines']:.2f}, confidence {ms['review']:.2f}",
+                    flush=True,
+                )
+    finally:
+        for owner, attr, fn in saved:
+            setattr(owner, attr, fn)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default=None)
@@ -140,6 +209,7 @@ def main(argv=None):
     parser.add_argument("--n-test", type=int, default=500)
     parser.add_argument("--tuned", action="store_true", help="also OCRCorrectorCV's corrector")
     parser.add_argument("--stream", action="store_true", help="only the stream run")
+    parser.add_argument("--stages", action="store_true", help="only where a line's time goes")
     parser.add_argument(
         "--params",
         default="{}",
@@ -156,6 +226,9 @@ def main(argv=None):
             continue
         X, y = X[: args.max_train], y[: args.max_train]
         fixers = {"OCRCorrector": OCRCorrector().fit(X, y)}
+        if args.stages:
+            stages(name, fixers["OCRCorrector"], X_test, args.repeat)
+            continue
         if params:
             what = " ".join(f"{k}={v}" for k, v in params.items())
             fixers[what] = OCRCorrector().set_params(**params).fit(X, y)

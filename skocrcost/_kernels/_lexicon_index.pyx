@@ -24,12 +24,17 @@ whose bound exceeds the k-th best distance found so far (or the radius) is
 skipped; ties with the k-th best are still visited, so ties are broken by the
 lexicon index exactly as a stable sort of the brute-force distances does.
 
-Two things make the walk cheap without changing its result.  The query's own
+Three things make the walk cheap without changing its result.  The query's own
 prefixes are visited first (OCR keeps most characters, so near words tighten
 the k-NN bound early), then the rest of their subtrees from the deepest up.
-And a column keeps only its band of cells within the bound: a cell above it
+A column keeps only its band of cells within the bound: a cell above it
 only leads to words above it, so a child computes the cells its parent's band
-reaches and no others.
+reaches and no others.  And the nodes are stored breadth first, each node's
+children side by side (``breadth_first``): a visit reads a node's children in
+a row, most of them pruned, which the CPU fetches together, where in preorder
+each next sibling lies past a whole subtree and waits on its own cache miss.
+Searched with the index out of the CPU's caches, as between the calls of a
+loop over lines, a word costs half as much so.
 """
 
 import numpy as np
@@ -102,17 +107,25 @@ cdef struct Found:
 
 
 cdef struct Node:
-    # 16 bytes, four per cache line: a visit reads one record, and the children (next
-    # in preorder) are mostly on the same line.
+    # 32 bytes, two per cache line.  The nodes are stored breadth first, so the
+    # children of a node lie side by side: a visit reads its children's records in
+    # a row, which the CPU fetches together, where the depth-first (preorder)
+    # order put each next sibling past a whole subtree (a cache miss per sibling
+    # once the index has left the CPU's caches, as between the calls of a loop
+    # over lines, each waiting on the one before it).
+    uint64_t mask             # the characters strictly below the node (char_masks())
     int32_t nid               # id in the kernel's alphabet of the edge into the node
-    int32_t size              # nodes in the subtree, the node included
+    int32_t first             # its first child; the children are first .. first + n_children - 1
+    int32_t n_children
     int32_t end_begin         # words ending here: ends[end_begin:nodes[v + 1].end_begin]
+    cp_t cp                   # code point of the edge into the node
     uint16_t depth
     uint8_t lo                # shortest word below, minus depth, at most 255 (a weaker bound)
     uint8_t hi                # longest word below, minus depth; LONG: LONG or more (no bound)
 
 
-NODE_DTYPE = np.dtype([("nid", np.int32), ("size", np.int32), ("end_begin", np.int32),
+NODE_DTYPE = np.dtype([("mask", np.uint64), ("nid", np.int32), ("first", np.int32),
+                       ("n_children", np.int32), ("end_begin", np.int32), ("cp", np.uint32),
                        ("depth", np.uint16), ("lo", np.uint8), ("hi", np.uint8)], align=True)
 
 # Node and word counts must fit in int32, words in uint16 (MAX_WORD).
@@ -129,11 +142,10 @@ assert NODE_DTYPE.itemsize == sizeof(Node), "NODE_DTYPE must match struct Node"
 
 cdef struct Trie:
     Py_ssize_t n_nodes
-    const Node* nodes         # n_nodes + 1: the last one only ends the last node's words
-    const cp_t* cp            # code point of the edge into each node
+    const Node* nodes         # n_nodes + 1, breadth first: the last one only ends the
+                              # last node's words
     const int64_t* ends
     double min_ins            # cheapest insertion of any lexicon character
-    const uint64_t* masks     # the characters strictly below each node (char_masks())
     const cp_t* lex_cp        # the lexicon's distinct characters, sorted
     const uint64_t* lex_bit   # and the mask bit of each
     Py_ssize_t n_lex
@@ -154,6 +166,8 @@ cdef struct Query:
     unsigned char* cached
     int32_t* band_lo          # column j's cells outside [band_lo[j], band_hi[j]] exceed
     int32_t* band_hi          # the bound they were computed under (empty when lo > hi)
+    int64_t* next             # the walk's levels (walk()): the next child to visit at
+    int64_t* stop             # depth j, and the end of those children
     uint64_t* qbit            # each OCR character's mask bit, 0 if no lexicon word has it
     uint64_t qall             # the union of qbit
     double* cm                # what an OCR character costs where it cannot be matched
@@ -241,7 +255,7 @@ cdef inline const double* missing(const Trie* tr, Py_ssize_t v, Query* q,
                                   Py_ssize_t lo) noexcept nogil:
     """The character bound of node v's cells ``lo .. n``: for cell i, what the OCR
     characters i .. n - 1 that occur nowhere below v cost at least."""
-    cdef uint64_t mask = tr.masks[v]
+    cdef uint64_t mask = tr.nodes[v].mask
     cdef Py_ssize_t i
     cdef double acc = 0.0
     if mask & q.qall == q.qall:  # near the root: every character is below
@@ -311,7 +325,7 @@ cdef inline double node_column(const Table* t, const Trie* tr, Py_ssize_t v, Que
             for i in range(n):
                 q.cache[b * n + i] = 0.0 if aid[i] == b else sub_cost(t, aid[i], b)
     else:
-        c = tr.cp[v]
+        c = nd.cp
         for i in range(n):
             q.scratch[i] = 0.0 if q.acp[i] == c else sub_cost(t, aid[i], b)
         subrow = q.scratch
@@ -363,20 +377,40 @@ cdef inline int offer_ends(const Trie* tr, Py_ssize_t v, Query* q, Found* f) noe
     return 0
 
 
-cdef int walk(const Table* t, const Trie* tr, Py_ssize_t v, Py_ssize_t end, Query* q,
+cdef inline void prefetch_children(const Trie* tr, Py_ssize_t v) noexcept nogil:
+    """Ask for the records of node v's children (side by side) before they are read."""
+    cdef const char* p = <const char*> &tr.nodes[tr.nodes[v].first]
+    cdef const char* end = <const char*> &tr.nodes[tr.nodes[v].first + tr.nodes[v].n_children]
+    while p < end:
+        prefetch(p)
+        p += 64
+
+
+cdef int walk(const Table* t, const Trie* tr, Py_ssize_t u, Py_ssize_t skip, Query* q,
               Found* f) noexcept nogil:
-    """Visit the preorder nodes [v, end), whose ancestors' columns are on the stack."""
-    while v < end:
-        # The walk goes on at v + 1 or, if v is pruned, at its next sibling, which is
-        # far away in memory: fetch it while v's column is computed.
-        prefetch(&tr.nodes[v + tr.nodes[v].size])
-        prefetch(&tr.masks[v + tr.nodes[v].size])
-        if node_column(t, tr, v, q, f.bound) > f.bound:
-            v += tr.nodes[v].size
+    """Visit the subtrees of node u's children but ``skip`` (-1: none); u's column and
+    its ancestors' are on the stack.  Depth first, with a stack of levels: level j
+    holds the next child to visit (``q.next[j]``) among those of a node at depth j."""
+    cdef Py_ssize_t top = tr.nodes[u].depth, base = top, c
+    cdef const Node* nd
+    q.next[top] = tr.nodes[u].first
+    q.stop[top] = tr.nodes[u].first + tr.nodes[u].n_children
+    while top >= base:
+        c = q.next[top]
+        if c == q.stop[top]:
+            top -= 1
             continue
-        if offer_ends(tr, v, q, f) < 0:
+        q.next[top] = c + 1
+        if c == skip or node_column(t, tr, c, q, f.bound) > f.bound:
+            continue
+        if offer_ends(tr, c, q, f) < 0:
             return -1
-        v += 1
+        nd = &tr.nodes[c]
+        if nd.n_children:
+            prefetch_children(tr, c)
+            top += 1
+            q.next[top] = nd.first
+            q.stop[top] = nd.first + nd.n_children
     return 0
 
 
@@ -419,7 +453,7 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
     near the query are found early and tighten the k-NN bound for the rest of
     the walk.  The order changes only what is pruned, never the result.
     """
-    cdef Py_ssize_t i, n = q.n, L = 0, u, stop, nxt
+    cdef Py_ssize_t i, n = q.n, L = 0, u, stop
     for i in range(n):
         q.dl[i] = t.dele[q.aid[i]]
     char_costs(t, tr, q)
@@ -441,10 +475,10 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
         return -1
     path[0] = 0
     while L < n:
-        u = path[L] + 1
-        stop = path[L] + tr.nodes[path[L]].size
-        while u < stop and tr.cp[u] != q.acp[L]:
-            u += tr.nodes[u].size
+        u = tr.nodes[path[L]].first
+        stop = u + tr.nodes[path[L]].n_children
+        while u < stop and tr.nodes[u].cp != q.acp[L]:
+            u += 1
         if u >= stop:
             break
         L += 1
@@ -453,17 +487,10 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
         if offer_ends(tr, u, q, f) < 0:
             return -1
     for i in range(L, -1, -1):
-        u = path[i]
         if i > 0 and path_lb[i] > f.bound:
             continue
-        if i == L:
-            if walk(t, tr, u + 1, u + tr.nodes[u].size, q, f) < 0:
-                return -1
-        else:
-            nxt = path[i + 1]
-            if (walk(t, tr, u + 1, nxt, q, f) < 0
-                    or walk(t, tr, nxt + tr.nodes[nxt].size, u + tr.nodes[u].size, q, f) < 0):
-                return -1
+        if walk(t, tr, path[i], path[i + 1] if i < L else -1, q, f) < 0:
+            return -1
     return 0
 
 
@@ -482,6 +509,7 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
     cdef uint64_t* qbit = <uint64_t*> malloc((n + 1) * sizeof(uint64_t))
     cdef int64_t* path = <int64_t*> malloc((n + 1) * sizeof(int64_t))
     cdef int32_t* band = <int32_t*> malloc(2 * (max_depth + 1) * sizeof(int32_t))
+    cdef int64_t* levels = <int64_t*> malloc(2 * (max_depth + 1) * sizeof(int64_t))
     cdef int failed
     f.radius_mode = k <= 0
     f.capacity = k if k > 0 else 16
@@ -503,6 +531,8 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
     q.cached = NULL
     q.band_lo = band
     q.band_hi = band + max_depth + 1 if band != NULL else NULL
+    q.next = levels
+    q.stop = levels + max_depth + 1 if levels != NULL else NULL
     # The substitution costs of the query against one lexicon character are the
     # same at every node carrying it: compute each such row once per query.
     if n > 0 and t.n * n <= SUB_CACHE:
@@ -513,12 +543,13 @@ cdef Hit* search_one(const Table* t, const Trie* tr, Py_ssize_t max_depth,
             free(q.cached)
             q.cache = NULL
             q.cached = NULL
-    failed = (work == NULL or path == NULL or band == NULL or f.hits == NULL or qbit == NULL
-              or search(t, tr, &q, path, q.scratch + n + 1, &f) < 0)
+    failed = (work == NULL or path == NULL or band == NULL or levels == NULL or f.hits == NULL
+              or qbit == NULL or search(t, tr, &q, path, q.scratch + n + 1, &f) < 0)
     free(work)
     free(qbit)
     free(path)
     free(band)
+    free(levels)
     free(q.cache)
     free(q.cached)
     if failed:
@@ -641,6 +672,32 @@ def build_trie(list words not None):
     return cp, depth, size, lo, hi, end_ptr, np.asarray(order, dtype=np.int64)
 
 
+def breadth_first(size):
+    """The nodes of a preorder trie (``size``: each subtree's nodes) breadth first:
+    ``(order, first, n_children)``, ``order[i]`` the preorder index of the i-th node,
+    whose children are the nodes ``first[i] .. first[i] + n_children[i] - 1``.
+    The root stays first, and each node's children keep their preorder order."""
+    cdef const int64_t[::1] vsize = np.ascontiguousarray(size, dtype=np.int64)
+    cdef Py_ssize_t n = vsize.shape[0], head = 0, tail = 1, v, u, end
+    order = np.zeros(n, dtype=np.int64)
+    first = np.zeros(n, dtype=np.int32)
+    n_children = np.zeros(n, dtype=np.int32)
+    cdef int64_t[::1] vorder = order
+    cdef int32_t[::1] vfirst = first, vcount = n_children
+    with nogil:
+        while head < tail:
+            v = vorder[head]
+            vfirst[head] = <int32_t> tail
+            u, end = v + 1, v + vsize[v]
+            while u < end:  # the children, each past the subtree of the one before
+                vorder[tail] = u
+                tail += 1
+                u += vsize[u]
+            vcount[head] = <int32_t> (tail - vfirst[head])
+            head += 1
+    return order, first, n_children
+
+
 def char_masks(cp, size):
     """``(masks, lexicon characters, their bits)`` of a preorder trie.
 
@@ -718,30 +775,36 @@ cdef class LexiconIndex:
             raise ValueError(f"the lexicon has a word of {self.max_depth} characters; the "
                              f"index holds words of up to {MAX_WORD}")
         n_nodes = cp.shape[0]
-        nodes = np.zeros(n_nodes + 1, dtype=NODE_DTYPE)
-        nodes["depth"][:n_nodes] = depth
-        nodes["lo"][:n_nodes] = np.minimum(lo - depth, LONG)
-        nodes["hi"][:n_nodes] = np.minimum(hi - depth, LONG)
-        nodes["size"][:n_nodes] = size
-        nodes["end_begin"] = end_ptr
         self._cp = np.ascontiguousarray(cp, dtype=np.uint32)
         cdef const cp_t[::1] vcp = self._cp
-        cdef int32_t[::1] vnid = nodes["nid"].copy()
+        cdef int32_t[::1] vnid = np.zeros(n_nodes, dtype=np.int32)
         cdef Py_ssize_t v
         cdef double m = INFINITY
-        for v in range(1, cp.shape[0]):
+        for v in range(1, n_nodes):
             vnid[v] = lookup(&kernel.t, vcp[v])
             if kernel.t.ins[vnid[v]] < m:
                 m = kernel.t.ins[vnid[v]]
-        nodes["nid"] = np.asarray(vnid)
-        self._nodes = nodes
         self.char_masks, self._lex_cp, self._lex_bit = char_masks(self._cp, size)
+        order, first, n_children = breadth_first(size)
+        nodes = np.zeros(n_nodes + 1, dtype=NODE_DTYPE)
+        nodes["mask"][:n_nodes] = self.char_masks[order]
+        nodes["nid"][:n_nodes] = np.asarray(vnid)[order]
+        nodes["first"][:n_nodes] = first
+        nodes["n_children"][:n_nodes] = n_children
+        nodes["cp"][:n_nodes] = self._cp[order]
+        nodes["depth"][:n_nodes] = depth[order]
+        nodes["lo"][:n_nodes] = np.minimum(lo - depth, LONG)[order]
+        nodes["hi"][:n_nodes] = np.minimum(hi - depth, LONG)[order]
+        # The words of each node, in the nodes' new order.
+        counts = np.diff(end_ptr)[order]
+        nodes["end_begin"][1:] = np.cumsum(counts)
+        starts = np.repeat(end_ptr[:-1][order] - nodes["end_begin"][:n_nodes], counts)
+        ends = np.asarray(ends)[starts + np.arange(len(ends))]
+        self._nodes = nodes
         self._lex_ids = np.unique(nodes["nid"][1:n_nodes]).astype(np.int32)
-        cdef const uint64_t[::1] vmask = self.char_masks
         cdef const cp_t[::1] vlex = self._lex_cp
         cdef const uint64_t[::1] vbit = self._lex_bit
         cdef const int32_t[::1] vids = self._lex_ids
-        self.tr.masks = &vmask[0]
         self.tr.n_lex = vlex.shape[0]
         self.tr.lex_cp = &vlex[0] if vlex.shape[0] else NULL
         self.tr.lex_bit = &vbit[0] if vlex.shape[0] else NULL
@@ -752,7 +815,6 @@ cdef class LexiconIndex:
         cdef const unsigned char[::1] raw = nodes.view(np.uint8)
         self.tr.n_nodes = cp.shape[0]
         self.tr.nodes = <const Node*> &raw[0]
-        self.tr.cp = &vcp[0]
         self.tr.ends = &vends[0]
         self.tr.min_ins = m if m < INFINITY else 0.0
 

@@ -110,6 +110,21 @@ def test_char_masks_equal_twin(words):
         np.testing.assert_array_equal(x, y)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=8), min_size=1, max_size=30))
+def test_breadth_first_keeps_each_nodes_children_side_by_side(words):
+    cp, depth, size, *_ = _index.build_trie(words)
+    order, first, n_children = _index.breadth_first(size)
+    assert sorted(order.tolist()) == list(range(len(cp))) and order[0] == 0
+    assert (np.diff(depth[order]) >= 0).all()  # breadth first: level by level
+    for i, v in enumerate(order.tolist()):
+        children, u = [], v + 1
+        while u < v + size[v]:  # the preorder children, each past its sibling's subtree
+            children.append(u)
+            u += size[u]
+        assert order[first[i] : first[i] + n_children[i]].tolist() == children
+
+
 def test_char_masks_give_the_rarest_characters_one_shared_bit():
     words = ["".join(map(chr, range(0x100, 0x100 + 70))), "ab", "b"]
     cp, depth, size, *_ = _index.build_trie(words)
