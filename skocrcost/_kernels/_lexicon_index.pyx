@@ -107,12 +107,8 @@ cdef struct Found:
 
 
 cdef struct Node:
-    # 32 bytes, two per cache line.  The nodes are stored breadth first, so the
-    # children of a node lie side by side: a visit reads its children's records in
-    # a row, which the CPU fetches together, where the depth-first (preorder)
-    # order put each next sibling past a whole subtree (a cache miss per sibling
-    # once the index has left the CPU's caches, as between the calls of a loop
-    # over lines, each waiting on the one before it).
+    # 32 bytes, two per cache line; stored breadth first, each node's children side
+    # by side (the module's docstring says why).
     uint64_t mask             # the characters strictly below the node (char_masks())
     int32_t nid               # id in the kernel's alphabet of the edge into the node
     int32_t first             # its first child; the children are first .. first + n_children - 1
@@ -748,7 +744,6 @@ cdef class LexiconIndex:
     cdef readonly Py_ssize_t n_words
     cdef readonly Py_ssize_t max_depth
     cdef object _nodes    # owns the Node records tr.nodes points into
-    cdef object _cp
     cdef object _ends
     cdef object _lex_cp, _lex_bit, _lex_ids
     cdef readonly object char_masks  # the characters below each node (see char_masks())
@@ -775,8 +770,8 @@ cdef class LexiconIndex:
             raise ValueError(f"the lexicon has a word of {self.max_depth} characters; the "
                              f"index holds words of up to {MAX_WORD}")
         n_nodes = cp.shape[0]
-        self._cp = np.ascontiguousarray(cp, dtype=np.uint32)
-        cdef const cp_t[::1] vcp = self._cp
+        cp = np.ascontiguousarray(cp, dtype=np.uint32)  # (copied into the records: not kept)
+        cdef const cp_t[::1] vcp = cp
         cdef int32_t[::1] vnid = np.zeros(n_nodes, dtype=np.int32)
         cdef Py_ssize_t v
         cdef double m = INFINITY
@@ -784,14 +779,14 @@ cdef class LexiconIndex:
             vnid[v] = lookup(&kernel.t, vcp[v])
             if kernel.t.ins[vnid[v]] < m:
                 m = kernel.t.ins[vnid[v]]
-        self.char_masks, self._lex_cp, self._lex_bit = char_masks(self._cp, size)
+        self.char_masks, self._lex_cp, self._lex_bit = char_masks(cp, size)
         order, first, n_children = breadth_first(size)
         nodes = np.zeros(n_nodes + 1, dtype=NODE_DTYPE)
         nodes["mask"][:n_nodes] = self.char_masks[order]
         nodes["nid"][:n_nodes] = np.asarray(vnid)[order]
         nodes["first"][:n_nodes] = first
         nodes["n_children"][:n_nodes] = n_children
-        nodes["cp"][:n_nodes] = self._cp[order]
+        nodes["cp"][:n_nodes] = cp[order]
         nodes["depth"][:n_nodes] = depth[order]
         nodes["lo"][:n_nodes] = np.minimum(lo - depth, LONG)[order]
         nodes["hi"][:n_nodes] = np.minimum(hi - depth, LONG)[order]
