@@ -344,7 +344,7 @@ cdef int64_t search_line(
                 base = w.score[h]
                 for k in range(nr):
                     # (keeping the word: its recurrences in this call make it cheaper)
-                    t = base + (r_score[r0] - v_rec[step] if k == 0 else r_score[r0 + k])
+                    t = base + (r_score[r0] - v_rec[s] if k == 0 else r_score[r0 + k])
                     lm_k = 0.0
                     if use_lm and r_priced[r0 + k]:
                         lm_k = coef * log_prob(levels, n_levels, w1, word_pred[r_word[r0 + k]],
@@ -359,7 +359,7 @@ cdef int64_t search_line(
                         t = v_cost[v0 + k - 1] + w.lm[k]
                         if t < best:
                             best = t
-                    t = base + ((best + v_offset[step]) - v_rec[step])
+                    t = base + ((best + v_offset[step]) - v_rec[s])
                     if t < w.ranked[0].d:
                         w.ranked[0].d = t
                 n_rank = nr
@@ -513,12 +513,16 @@ def search_lines(
         Reading set ``i`` is ``r_start[i]:r_start[i + 1]`` of ``r_word`` (the
         readings' word ids), ``r_score`` (context-free scores) and ``r_priced``
         (whether the language model prices the reading).
-    v_start, v_cost, v_offset, v_rec
+    v_start, v_cost, v_offset
         Keeping the word of reading set ``i`` (its first reading) costs
-        ``r_score[r_start[i]] - v_rec[i]`` (``v_rec``: what its recurrences take
-        off); and the set keeps its word as a variant of its other readings when
-        ``v_start[i] < v_start[i + 1]``: ``v_cost[v_start[i]:v_start[i + 1]]``
-        (one per other reading), plus ``v_offset[i]``, less ``v_rec[i]``.
+        ``r_score[r_start[i]]``; and the set keeps its word as a variant of its
+        other readings when ``v_start[i] < v_start[i + 1]``:
+        ``v_cost[v_start[i]:v_start[i + 1]]`` (one per other reading), plus
+        ``v_offset[i]``.
+    v_rec : float64 array, the shape of ``steps``
+        What keeping the word of the set at each step costs less, either way (its
+        recurrences in the call).  One per step, not one per set: a call's arrays
+        stay the size of its lines, whatever the sets a caller keeps across calls.
     steps, line_start : int64 arrays
         Line ``l``'s steps are ``steps[line_start[l]:line_start[l + 1]]``: a
         reading set's index, or ``-1 - id`` for the word ``id`` left as it is.
@@ -548,6 +552,9 @@ def search_lines(
         raise ValueError(f"beam_width must be at least 1, got {beam_width}")
     if m < 0:
         raise ValueError(f"m must be >= 0, got {m}")
+    if v_rec.shape[0] != steps.shape[0]:
+        raise ValueError(f"v_rec must have one value per step ({steps.shape[0]}), "
+                         f"got {v_rec.shape[0]}")
     for l in range(n_lines):
         max_steps = max(max_steps, line_start[l + 1] - line_start[l])
     # The largest reading set the lines step through (not every set of the tables,
@@ -588,7 +595,7 @@ def search_lines(
             search_line(
                 levels, first_ctx, n_levels, w1, m_lm, coef, use_lm, p_word_ctx, p_word_pred,
                 p_r_start, p_r_word, p_r_score, p_r_priced, p_v_start, p_v_cost,
-                p_v_offset, p_v_rec, p_steps + line_start[l],
+                p_v_offset, p_v_rec + line_start[l], p_steps + line_start[l],
                 line_start[l + 1] - line_start[l], start_word, m, beam_width, w,
                 p_chosen + line_start[l], &scores_v[l],
             )

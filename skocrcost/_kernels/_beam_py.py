@@ -106,13 +106,15 @@ def search_lines(
         raise ValueError(f"beam_width must be at least 1, got {beam_width}")
     if m < 0:
         raise ValueError(f"m must be >= 0, got {m}")
+    if len(v_rec) != len(steps):
+        raise ValueError(f"v_rec must have one value per step ({len(steps)}), got {len(v_rec)}")
     chosen = np.full(len(steps), -1, dtype=np.int64)
     scores = np.zeros(len(line_start) - 1)
     for line in range(len(line_start) - 1):
         a, b = int(line_start[line]), int(line_start[line + 1])
         scores[line] = _search_line(
             lm, coef, word_ctx, word_pred, r_start, r_word, r_score, r_priced, v_start,
-            v_cost, v_offset, v_rec, steps[a:b], start_word, m, beam_width, chosen[a:b],
+            v_cost, v_offset, v_rec[a:b], steps[a:b], start_word, m, beam_width, chosen[a:b],
         )  # fmt: skip
     return chosen, scores
 
@@ -141,7 +143,7 @@ def _search_line(
                 ranked, lm_terms = [], []
                 for k in range(nr):
                     own = float(r_score[r0 + k])
-                    t = base + (own - float(v_rec[step]) if k == 0 else own)
+                    t = base + (own - float(v_rec[s]) if k == 0 else own)
                     term = 0.0
                     if lm is not None and r_priced[r0 + k]:
                         pred = int(word_pred[r_word[r0 + k]])
@@ -154,7 +156,7 @@ def _search_line(
                         (float(v_cost[v0 + k - 1]) + lm_terms[k] for k in range(1, nr)),
                         default=math.inf,
                     )
-                    t = base + ((best + float(v_offset[step])) - float(v_rec[step]))
+                    t = base + ((best + float(v_offset[step])) - float(v_rec[s]))
                     ranked[0][0] = min(ranked[0][0], t)
                 if nr > beam:
                     ranked = sorted(ranked)[:beam]

@@ -177,14 +177,16 @@ class Batch:
 
     def arrays(self):
         """The kernel's arrays, in the order of ``search_lines``'s parameters: the layout's,
-        and this call's recurrences (``v_rec``, subtracted from keeping a set's word)."""
+        and this call's recurrences (``v_rec``, subtracted from keeping a step's word)."""
         lay, dec = self.layout, self.decoder
-        v_rec = np.zeros(len(lay.readings))
-        # (a set of ints, not np.unique: a call of one line has a few dozen steps)
-        for s in {s for s in self.steps if s >= 0}:
-            o, mixed = lay.keys[s]
-            if dec._rewarded(lay.readings[s], mixed):
-                v_rec[s] = dec._recurrence(o)
+        # One value per step, each set's computed once: the call's work stays the
+        # size of its lines, not of the sets the layout keeps across calls.
+        rec = {}
+        for s in self.steps:
+            if s >= 0 and s not in rec:
+                o, mixed = lay.keys[s]
+                rec[s] = dec._recurrence(o) if dec._rewarded(lay.readings[s], mixed) else 0.0
+        v_rec = np.array([rec.get(s, 0.0) for s in self.steps], dtype=np.float64)
         steps = np.array(self.steps, dtype=np.int64)
         starts = np.array([0] + [stop for _, stop in self.lines], dtype=np.int64)
         return (

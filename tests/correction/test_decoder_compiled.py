@@ -160,3 +160,26 @@ def test_seen_candidates_from_the_lexicon_search_are_those_a_search_finds(correc
     for w in words:
         assert found[0][w][0] == found[1][w][0], w
         np.testing.assert_array_equal(found[0][w][1], found[1][w][1])
+
+
+def test_a_calls_arrays_are_the_size_of_its_lines_not_of_the_layout(corrector, monkeypatch):
+    """The layout keeps every reading set across calls (up to its bound); what a call
+    builds for the kernel is one value per step of its own lines, so a loop of one
+    ``correct`` per line costs the same per line however long it has run."""
+    from skocrcost.correction import _decoder
+
+    fixer = copy.copy(corrector).set_params(decoder__recurrence_weight=1.0)
+    for line in lines_of("newspapers"):
+        fixer.correct(line)
+    seen = []
+    search = _decoder.search_lines
+    monkeypatch.setattr(_decoder, "search_lines", lambda *a, **k: seen.append(a) or search(*a, **k))
+    fixer.correct("Mr Pontefract saw the house of Mrs Pontefract")
+    v_rec, steps = seen[0][11], seen[0][12]
+    assert len(steps) == 8 and len(v_rec) == len(steps)
+    assert len(fixer._decoder()._layout.readings) > 100 * len(steps)
+    # the call's recurrences: each step of a word has its word's, the same each time
+    rec = dict(zip(steps.tolist(), v_rec.tolist()))
+    assert v_rec.tolist() == [rec[s] for s in steps.tolist()]
+    # a word out of the lexicon that recurs is cheaper to keep; a lexicon word is not
+    assert steps[1] == steps[7] and v_rec[1] > 0 and v_rec[3] == 0

@@ -39,7 +39,7 @@ def problems(draw, max_readings=6, max_steps=6, max_beam=5):
         lm, coef = None, 0.0
     n_sets = draw(st.integers(1, 4))
     r_start, r_word, r_score, r_priced = [0], [], [], []
-    v_start, v_cost, v_offset, v_rec = [0], [], [], []
+    v_start, v_cost, v_offset = [0], [], []
     score = st.floats(0, 5, allow_nan=False).map(lambda x: round(x, 2))  # ties happen
     for _ in range(n_sets):
         n = draw(st.integers(1, max_readings))
@@ -52,10 +52,10 @@ def problems(draw, max_readings=6, max_steps=6, max_beam=5):
             v_cost += draw(st.lists(score, min_size=n - 1, max_size=n - 1))
         v_start.append(len(v_cost))
         v_offset.append(draw(score))
-        v_rec.append(draw(score))
     step = st.one_of(st.integers(0, n_sets - 1), st.integers(-len(WORDS), -1))
     lines = draw(st.lists(st.lists(step, max_size=max_steps), max_size=3))
     steps = [s for line in lines for s in line]
+    v_rec = draw(st.lists(score, min_size=len(steps), max_size=len(steps)))  # one per step
     line_start = np.cumsum([0] + [len(line) for line in lines])
     i64, f64 = np.int64, np.float64
     arrays = (
@@ -130,9 +130,10 @@ def test_probabilities_refuse_histories_of_the_wrong_shape():
         tables.probabilities(np.zeros(2, np.int64), np.zeros((2, 1), np.int64))
 
 
-def path_cost(lm, coef, arrays, m, line, path):
-    """The score of reading ``line`` by ``path`` (a reading per step; -1 for a word left)."""
-    r_start, r_word, r_score, r_priced, v_start, v_cost, v_offset, v_rec = arrays[:8]
+def path_cost(lm, coef, arrays, m, line, path, rec):
+    """The score of reading ``line`` by ``path`` (a reading per step; -1 for a word left),
+    ``rec`` the line's ``v_rec`` (one per step)."""
+    r_start, r_word, r_score, r_priced, v_start, v_cost, v_offset = arrays[:7]
 
     def lm_term(word, history):
         if lm is None:
@@ -142,29 +143,29 @@ def path_cost(lm, coef, arrays, m, line, path):
         return coef * lm.log_probability(w, context) if w != "<s>" else math.inf
 
     history, total = [0] * m, 0.0
-    for step, k in zip(line, path, strict=True):
+    for step, k, v_rec in zip(line, path, rec, strict=True):
         if step < 0:
             history.append(-step - 1)
             continue
         at, n = r_start[step], r_start[step + 1] - r_start[step]
         terms = [lm_term(r_word[at + j], history) if r_priced[at + j] else 0.0 for j in range(n)]
         # Keeping the word: less what its recurrences take off (v_rec).
-        cost = (r_score[at] - v_rec[step] if k == 0 else r_score[at + k]) + terms[k]
+        cost = (r_score[at] - v_rec if k == 0 else r_score[at + k]) + terms[k]
         if k == 0 and v_start[step + 1] > v_start[step]:  # kept, maybe as a variant
             v = v_cost[v_start[step] : v_start[step + 1]]
             variant = min(v[j - 1] + terms[j] for j in range(1, n))
-            cost = min(cost, (variant + v_offset[step]) - v_rec[step])
+            cost = min(cost, (variant + v_offset[step]) - v_rec)
         total += cost
         history.append(r_word[at + k])
     return total
 
 
-def brute_force(lm, coef, arrays, m, line):
+def brute_force(lm, coef, arrays, m, line, rec):
     """The least score of any path through ``line``."""
     r_start = arrays[0]
     options = [[-1] if s < 0 else range(r_start[s + 1] - r_start[s]) for s in line]
     return min(
-        (path_cost(lm, coef, arrays, m, line, path) for path in itertools.product(*options)),
+        (path_cost(lm, coef, arrays, m, line, path, rec) for path in itertools.product(*options)),
         default=0.0,
     )
 
@@ -178,15 +179,16 @@ def test_a_beam_wider_than_every_path_finds_the_cheapest(problem):
     if lm is not None:
         m = lm.order - 1  # the state holds what the language model reads
     chosen, scores = run(_beam, lm, coef, arrays, m, beam=81)
-    steps, line_start = arrays[8], arrays[9]
+    v_rec, steps, line_start = arrays[7], arrays[8], arrays[9]
     for line, score in enumerate(scores):
         part = steps[line_start[line] : line_start[line + 1]].tolist()
-        best = brute_force(lm, coef, arrays, m, part)
+        rec = v_rec[line_start[line] : line_start[line + 1]].tolist()
+        best = brute_force(lm, coef, arrays, m, part, rec)
         assert score == pytest.approx(best, rel=1e-9, abs=1e-9)
         picked = chosen[line_start[line] : line_start[line + 1]].tolist()
         assert [k for s, k in zip(part, picked) if s < 0] == [-1] * sum(s < 0 for s in part)
         if math.isfinite(best):  # the path chosen costs the least (a tie may pick another)
-            assert path_cost(lm, coef, arrays, m, part, picked) == pytest.approx(best)
+            assert path_cost(lm, coef, arrays, m, part, picked, rec) == pytest.approx(best)
 
 
 def test_unknown_words_are_states_of_their_own():
@@ -230,3 +232,13 @@ def test_bad_widths_are_refused(module):
         run(module, None, 0.0, arrays, 1, beam=0)
     with pytest.raises(ValueError, match="m must"):
         run(module, None, 0.0, arrays, -1, beam=1)
+
+
+@pytest.mark.parametrize("module", [_beam, _beam_py])
+def test_recurrences_must_come_one_per_step(module):
+    steps = np.array([0, 0, -1], np.int64)
+    arrays = (np.array([0, 1], np.int64), np.array([1], np.int64), np.zeros(1))
+    arrays += (np.zeros(1, np.uint8), np.zeros(2, np.int64), np.zeros(0), np.zeros(1))
+    arrays += (np.zeros(1), steps, np.array([0, 3], np.int64))  # one set's worth, not 3
+    with pytest.raises(ValueError, match="v_rec must have one value per step"):
+        run(module, None, 0.0, arrays, 1, beam=1)
