@@ -304,7 +304,8 @@ class KatzBackoffLM(FittedAttributesMixin, StringInputMixin, DensityMixin, BaseE
                 out = np.log(self._katz_tables().probabilities(ids, history))
         else:
             out = _log_prob(self._levels, vocabulary, history, ids, grid=True)
-        out[..., [w == START for w in words]] = -np.inf
+        if START in words:  # (looked for in C: no mask to build when it is not there)
+            out[..., [w == START for w in words]] = -np.inf
         return out
 
     def _katz_tables(self):

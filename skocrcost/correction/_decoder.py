@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from itertools import chain
+from itertools import accumulate, chain
 from typing import NamedTuple
 
 import numpy as np
@@ -1048,7 +1048,7 @@ class NoisyChannelDecoder:
                     if reading is None or reading == (o,):
                         continue
                     piece = pieces[j]
-                    starts = np.cumsum([0, *map(len, reading)])
+                    starts = accumulate(map(len, reading), initial=0)
                     pieces[j] = " ".join(
                         match_case(self.written.get(p, p), piece[s:])
                         for p, s in zip(reading, starts, strict=False)
