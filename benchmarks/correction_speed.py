@@ -1,7 +1,8 @@
 """How fast OCRCorrector corrects lines, side by side with symspellpy in the same process.
 
     cd benchmarks && PYTHONPATH=.. python correction_speed.py [--only NAME] [--max-train N]
-        [--n-test N] [--tuned] [--params JSON] [--stream] [--stages] [--repeat 3]
+        [--n-test N] [--tuned] [--params JSON] [--stream] [--stages] [--growth]
+        [--repeat 3]
 
 For each collection of ``cross_collection.py`` (its held-out lines and training
 part): the default ``OCRCorrector`` fitted on the training lines corrects the
@@ -38,6 +39,12 @@ corrector without its caches, ``--repeat`` times): the milliseconds per line
 of the search for new words' candidates (and how many words it searched in the
 lexicon), of laying the lines out for the beam search and reading its choices
 back, of the compiled beam search, and of the confidence of the changes.
+
+``--growth``: whether a call's fixed cost grows as the caches fill.  The shipped
+corrector corrects 2,000 lines one ``correct`` call each, then the same lines
+again (warm: the best of ``--repeat`` passes, microseconds per line); then every
+line of the three collections in ``predict`` calls of 500, which fills its
+caches, and the 2,000 lines again, warm as before.
 """
 
 from __future__ import annotations
@@ -140,6 +147,39 @@ def stream(batch=500, repeat=3):
     best("stream", runs, truth, lines)
 
 
+def growth(n_probe=2000, batch=500, repeat=3):
+    """Print the warm time per line of one ``correct`` call per line, before and after
+    the caches are filled by every line of the collections."""
+    from skocrcost.datasets import pretrained_corrector
+
+    lines = [line for X, _, X_test, _ in collections(10**9).values() for line in X + X_test]
+    probe = lines[:n_probe]
+    fixer = pretrained_corrector()
+    for line in probe:
+        fixer.correct(line)
+
+    def warm():
+        passes = []
+        for _ in range(repeat):
+            gc.collect()
+            t = time.process_time()
+            for line in probe:
+                fixer.correct(line)
+            passes.append(time.process_time() - t)
+        return 1e6 * min(passes) / len(probe), len(fixer._decoder()._layout.readings)
+
+    before, sets_before = warm()
+    for s in range(0, len(lines), batch):
+        fixer.predict(lines[s : s + batch])
+    after, sets_after = warm()
+    print(
+        f"{n_probe} lines, one correct call each, warm: {before:.0f} us per line with "
+        f"{sets_before} words' readings cached; {after:.0f} us per line with {sets_after}, "
+        f"after {len(lines)} lines",
+        flush=True,
+    )
+
+
 def stages(name, fitted, lines, repeat):
     """Print the CPU milliseconds per line of each stage of correcting ``lines``."""
     from skocrcost.correction import _confidence, _decoder
@@ -216,10 +256,15 @@ def main(argv=None):
         help="also OCRCorrector().set_params(**params) fitted alike (JSON, e.g. "
         '{"decoder__join_cost": 3})',
     )
+    parser.add_argument(
+        "--growth", action="store_true", help="only the fixed cost of a call as caches fill"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, the best reported")
     args = parser.parse_args(argv)
     if args.stream:
         return stream(repeat=args.repeat)
+    if args.growth:
+        return growth(repeat=args.repeat)
     params = json.loads(args.params)
     for name, (X, y, X_test, y_test) in collections(args.n_test).items():
         if args.only and name != args.only:
