@@ -72,10 +72,28 @@ MAX_COST = 3.0
 REAL_WORD_MAX_COST = 2.0
 
 
-def _rows_taken(a, order):
-    """``np.take_along_axis(a, order, axis=1)`` of 2-d arrays, without its fixed cost of
-    several microseconds: the decoder takes a few rows at a time, once per line corrected."""
-    return a[np.arange(len(a))[:, None], order]
+def _hits(dist, ind, likeliest=None):
+    """The rows of a k-nearest search (padded with inf and -1) as lists of ``(cost,
+    index)``, without the padding: read a word at a time in Python, where numpy's
+    fixed cost per operation would be paid for each line corrected.  ``likeliest``:
+    ``(priors, n)``, each row's ``n`` best by cost plus prior (ties: in their order)."""
+    if likeliest is not None:
+        priors, n = likeliest
+        best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :n]  # (padding: inf)
+        rows = np.arange(len(dist))[:, None]
+        dist, ind = dist[rows, best], ind[rows, best]
+    return [
+        [(c, j) for c, j in zip(d, i, strict=True) if j >= 0]
+        for d, i in zip(dist.tolist(), ind.tolist(), strict=True)
+    ]
+
+
+def _ranked(rows, likeliest):
+    """Rows of ``(cost, index)`` by cost, each ranked as :func:`_hits` ranks them."""
+    if likeliest is None:
+        return rows
+    priors, n = likeliest
+    return [sorted(row, key=lambda hit: hit[0] + priors[hit[1]])[:n] for row in rows]
 
 
 class _Readings(NamedTuple):
@@ -361,24 +379,21 @@ class NoisyChannelDecoder:
         if not new:
             return
         found = {o: {} for o in new}
-        in_lexicon = None  # the lexicon search's (dist, ind)
+        in_lexicon = None  # the lexicon search's hits, and how many it asked for
         for nn, priors in ((self.neighbors, None), (self.seen_neighbors, self.seen_priors)):
             if nn is None:
                 continue
             k = min(self.n_candidates, len(nn.lexicon_))
             if priors is None:
-                dist, ind = in_lexicon = self._nearest(nn, new, k)
+                hits = self._nearest(nn, new, k)
+                in_lexicon = (hits, k)
             else:  # the likeliest of a larger pool of the nearest
                 pool = min(SEEN_POOL * k, len(nn.lexicon_))
-                dist, ind = self._nearest_seen(nn, new, pool, in_lexicon)
-                # (a pool with fewer words is padded with inf: last)
-                best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :k]
-                dist, ind = _rows_taken(dist, best), _rows_taken(ind, best)
+                hits = self._nearest_seen(nn, new, pool, in_lexicon, (priors, k))
             lexicon = nn.lexicon_
-            for near, d, i in zip(found.values(), dist.tolist(), ind.tolist(), strict=True):
-                for j, c in zip(i, d, strict=True):
-                    if j >= 0:  # -1: fewer words within max_cost
-                        near.setdefault(lexicon[j], c)
+            for near, row in zip(found.values(), hits, strict=True):
+                for c, j in row:
+                    near.setdefault(lexicon[j], c)
         keep = {o: len(near) for o, near in found.items()}
         for o, near in found.items():
             for word in self._undone(o):  # ad -> all: d for ll, two edits apart without it
@@ -390,51 +405,50 @@ class NoisyChannelDecoder:
             words = sorted(near, key=near.get)[: keep[o]]  # stable: ties keep the lexicon's order
             self._cache[o] = (tuple(words), np.array([near[w] for w in words]))
 
-    def _nearest(self, nn, new, k):
-        """The ``k`` nearest of ``nn`` to each of ``new`` within its cost bound (rows
-        padded with inf and -1), lexicon words searched within the lower one."""
+    def _nearest(self, nn, new, k, likeliest=None):
+        """The ``k`` nearest of ``nn`` to each of ``new`` within its cost bound, lexicon
+        words searched within the lower one: a list of ``(cost, index)`` per word, by
+        cost (ties: by index), fewer where fewer are that near.  ``likeliest``:
+        ``(priors, n)``, the ``n`` best of them by cost plus prior instead."""
         known = [o in self.words for o in new]
         bound = min(self.real_word_max_cost, self.max_cost)
         lexical = any(known)
         if lexical == all(known):  # one search (most calls on a line or two)
-            return nn._nearest_within(new, k, bound if lexical else self.max_cost, self.n_threads)
-        known = np.array(known)
-        dist = np.empty((len(new), k))
-        ind = np.empty((len(new), k), dtype=np.intp)
-        for rows, cap in ((known, bound), (~known, self.max_cost)):
-            if rows.any():
-                queries = [o for o, row in zip(new, rows, strict=True) if row]
-                dist[rows], ind[rows] = nn._nearest_within(queries, k, cap, self.n_threads)
-        return dist, ind
+            cap = bound if lexical else self.max_cost
+            return _hits(*nn._nearest_within(new, k, cap, self.n_threads), likeliest)
+        out = [None] * len(new)
+        for lexical, cap in ((True, bound), (False, self.max_cost)):
+            at = [q for q, w in enumerate(known) if w is lexical]
+            found = nn._nearest_within([new[q] for q in at], k, cap, self.n_threads)
+            for q, row in zip(at, _hits(*found, likeliest), strict=True):
+                out[q] = row
+        return out
 
-    def _nearest_seen(self, nn, new, k, in_lexicon):
+    def _nearest_seen(self, nn, new, k, in_lexicon, likeliest=None):
         """:meth:`_nearest` of the seen words ``nn``, searched only for the words whose
-        lexicon search (``in_lexicon``, None: none) found as many words as it asked
-        for.  The others have fewer lexicon words within their bound than that, all
-        found: their seen words within it are the seen ones among those
-        (``seen_position``), at the same costs and in the same order (by cost, then by
-        lexicon order, which the seen words keep), which is what a search would
-        return: half of a first pass's new words on noisy print."""
+        lexicon search (``in_lexicon``: its hits and how many it asked for; None: none)
+        found as many words as it asked for.  The others have fewer lexicon words
+        within their bound than that, all found: their seen words within it are the
+        seen ones among those (``seen_position``), at the same costs and in the same
+        order (by cost, then by lexicon order, which the seen words keep), which is
+        what a search would return: half of a first pass's new words on noisy print."""
         if in_lexicon is None or self.seen_position is None:
-            return self._nearest(nn, new, k)
-        lex_dist, lex_ind = in_lexicon
-        whole = lex_ind[:, -1] < 0  # fewer than asked for: every lexicon word in the bound
-        if not whole.any():
-            return self._nearest(nn, new, k)
-        dist = np.full((len(new), k), np.inf)
-        ind = np.full((len(new), k), -1, dtype=np.intp)
-        if not whole.all():
-            searched = [o for o, w in zip(new, whole.tolist(), strict=True) if not w]
-            dist[~whole], ind[~whole] = self._nearest(nn, searched, k)
-        lex = lex_ind[whole]
-        seen = np.where(lex >= 0, self.seen_position[np.maximum(lex, 0)], -1)
-        first = np.argsort(seen < 0, axis=1, kind="stable")  # the seen ones, in order
-        seen = _rows_taken(seen, first)[:, :k]
-        costs = _rows_taken(lex_dist[whole], first)[:, :k]
-        width = seen.shape[1]
-        ind[whole, :width] = seen
-        dist[whole, :width] = np.where(seen >= 0, costs, np.inf)
-        return dist, ind
+            return self._nearest(nn, new, k, likeliest)
+        lexical, asked = in_lexicon
+        out = [None] * len(new)
+        whole = [q for q, row in enumerate(lexical) if len(row) < asked]
+        if whole:  # every lexicon word in the bound was found: the seen ones among them
+            at = [j for q in whole for _, j in lexical[q]]
+            where = iter(self.seen_position[at].tolist())
+            seen = [[(c, p) for c, _ in lexical[q] if (p := next(where)) >= 0][:k] for q in whole]
+            for q, row in zip(whole, _ranked(seen, likeliest), strict=True):
+                out[q] = row
+        searched = [q for q, row in enumerate(lexical) if len(row) >= asked]
+        if searched:
+            found = self._nearest(nn, [new[q] for q in searched], k, likeliest)
+            for q, row in zip(searched, found, strict=True):
+                out[q] = row
+        return out
 
     def _undone(self, o):
         """``o`` with one multi-character edit of ``metric`` undone (``ad`` -> ``all``
