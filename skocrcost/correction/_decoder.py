@@ -809,8 +809,9 @@ class NoisyChannelDecoder:
         # The words of each distinct token once (text repeats its tokens), counted.
         counts = Counter()
         for token, n in Counter(chain.from_iterable(sequences)).items():
-            for w in self._words(token):
-                counts[w] += n
+            for _, w, fix, _ in self._slots(token):  # (its _words, without a list)
+                if fix:
+                    counts[w] += n
         return counts
 
     def correct_tokens(self, sequences, counts=None):

@@ -181,12 +181,14 @@ class Batch:
         lay, dec = self.layout, self.decoder
         # One value per step, each set's computed once: the call's work stays the
         # size of its lines, not of the sets the layout keeps across calls.
-        rec = {}
-        for s in self.steps:
-            if s >= 0 and s not in rec:
-                o, mixed = lay.keys[s]
-                rec[s] = dec._recurrence(o) if dec._rewarded(lay.readings[s], mixed) else 0.0
-        v_rec = np.array([rec.get(s, 0.0) for s in self.steps], dtype=np.float64)
+        v_rec = np.zeros(len(self.steps))
+        if dec.recurrence_weight:  # (else none counts)
+            rec = {}
+            for s in self.steps:
+                if s >= 0 and s not in rec:
+                    o, mixed = lay.keys[s]
+                    rec[s] = dec._recurrence(o) if dec._rewarded(lay.readings[s], mixed) else 0.0
+            v_rec[:] = [rec.get(s, 0.0) for s in self.steps]
         steps = np.array(self.steps, dtype=np.int64)
         starts = np.array([0] + [stop for _, stop in self.lines], dtype=np.int64)
         return (

@@ -33,6 +33,7 @@ SETTINGS = {
     },
     "rules on": {"rules": ["mixed_case", "capitals", "hyphens", "punctuation", "case"]},
     "no language model weight": {"decoder__lm_weight": 0.0, "decoder__recurrence_weight": 0.0},
+    "recurrences counted": {"decoder__recurrence_weight": 1.0},
 }
 
 
