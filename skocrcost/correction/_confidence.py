@@ -187,15 +187,17 @@ class ChangeFeatures(LeavesCachesOut):
 
     def _lm(self, queries):
         """``ln P_LM(word | context)`` of each ``(word, context)``, at least ``_FLOOR``;
-        0 for no word or no language model.  One look-up for all of them."""
-        out = np.zeros(len(queries))
+        0 for no word or no language model: a list.  One look-up for all of them
+        (and no numpy beyond it: a call of one line asks for a few)."""
+        out = [0.0] * len(queries)
         asked = [i for i, (word, _) in enumerate(queries) if word]
         if self.lm is None or not asked:
             return out
         values = log_probability_pairs(
             self.lm, [queries[i][0] for i in asked], [queries[i][1] for i in asked]
         )
-        out[asked] = np.where(np.isfinite(values), np.maximum(values, _FLOOR), _FLOOR)
+        for i, v in zip(asked, values.tolist(), strict=True):
+            out[i] = max(v, _FLOOR) if math.isfinite(v) else _FLOOR
         return out
 
     def _known(self, core):
@@ -216,9 +218,9 @@ class ChangeFeatures(LeavesCachesOut):
         described = self.__dict__.get("_described")
         if described is None or len(described) >= SLOTS_CACHE_SIZE:
             described = self._described = {}
-        out = np.zeros((len(spans), len(self.NAMES)))
+        out = []
         queries = []  # (word, context) of the four language-model features of each row
-        for k, (line, start, stop) in enumerate(spans):
+        for line, start, stop in spans:
             tokens, fixed = sequences[line], corrected[line]
             key = (stop - start, _joined(tokens[start:stop]), _joined(fixed[start:stop]))
             kind = described.get(key)
@@ -230,14 +232,19 @@ class ChangeFeatures(LeavesCachesOut):
             if start == 0:
                 context = ("<s>",)
             recurrence = self._recurrence(cores.get(low, ()), first + line)
-            out[k] = row
-            out[k, _SENTENCE_START] = start == 0 or tokens[start - 1][-1:] in SENTENCE_END
-            out[k, _RECURRENCE] = math.log(recurrence) if recurrence else 0.0
-            out[k, _LINE_UNKNOWN] = line_unknown[line]
-            out[k, _NEARBY_UNKNOWN] = nearby_unknown[line]
+            row = list(row)
+            row[_SENTENCE_START] = float(start == 0 or tokens[start - 1][-1:] in SENTENCE_END)
+            row[_RECURRENCE] = math.log(recurrence) if recurrence else 0.0
+            row[_LINE_UNKNOWN] = line_unknown[line]
+            row[_NEARBY_UNKNOWN] = nearby_unknown[line]
+            out.append(row)
             queries += [(low, ()), (first_new, ()), (low, context), (first_new, context)]
-        out[:, _LM : _LM + 4] = self._lm(queries).reshape(len(spans), 4)
-        return out
+        lm = self._lm(queries)
+        for k, row in enumerate(out):
+            row[_LM : _LM + 4] = lm[4 * k : 4 * k + 4]
+        # (rows built as lists, one array at the end: numpy's cost per item set is
+        # paid once per call, and a call of one line has a change or two)
+        return np.array(out, dtype=float).reshape(len(spans), len(self.NAMES))
 
     def _describe(self, n_tokens, original, new):
         """What a change of ``n_tokens`` tokens from ``original`` to ``new`` (their
