@@ -823,8 +823,10 @@ cdef class LexiconIndex:
     def _run(self, list queries, Py_ssize_t k, double radius, int n_threads):
         """Sorted hits of every query: a list of (pointer-owning) arrays, one per query."""
         offsets, ids, cps = self.kernel._encode_list(queries)
-        cdef Py_ssize_t nq = len(queries), q, failed = 0
-        longest = int(np.diff(offsets).max()) if nq else 0
+        cdef Py_ssize_t nq = len(queries), q, failed = 0, longest = 0
+        cdef const int64_t[::1] off = offsets
+        for q in range(nq):  # (a loop, not np.diff: a call of one line has a few queries)
+            longest = max(longest, off[q + 1] - off[q])
         need = 8 * (self.max_depth + 1) * (longest + 1)
         if need > MAX_SEARCH_BYTES:
             # Checked before any allocation: a long OCR line against a lexicon holding a
@@ -833,7 +835,6 @@ cdef class LexiconIndex:
                 f"searching a query of {longest} characters among lexicon words of up to "
                 f"{self.max_depth} needs {need} bytes per thread, more than the limit of "
                 f"{MAX_SEARCH_BYTES}; split long lines into tokens")
-        cdef const int64_t[::1] off = offsets
         cdef const int32_t[::1] vid = ids
         cdef const cp_t[::1] vcp = cps
         hits_ptr = np.zeros(max(nq, 1), dtype=np.uintp)
@@ -866,9 +867,9 @@ cdef class LexiconIndex:
             raise ValueError(f"k must be in [1, {self.n_words}], got {k}")
         if not max_distance >= 0:
             raise ValueError(f"max_distance must be >= 0, got {max_distance}")
-        cdef Py_ssize_t nq = len(queries), q, j
-        dist = np.full((nq, k), np.inf, dtype=np.float64)
-        ind = np.full((nq, k), -1, dtype=np.int64)
+        cdef Py_ssize_t nq = len(queries), q, j, found
+        dist = np.empty((nq, k), dtype=np.float64)
+        ind = np.empty((nq, k), dtype=np.int64)
         cdef double[:, ::1] vd = dist
         cdef int64_t[:, ::1] vi = ind
         hits_ptr, counts, failed = self._run(queries, k, max_distance, n_threads)
@@ -877,11 +878,14 @@ cdef class LexiconIndex:
         cdef Hit* h
         for q in range(nq):
             h = <Hit*> vptr[q]
-            if h != NULL:
-                for j in range(vcount[q]):
-                    vd[q, j] = h[j].d
-                    vi[q, j] = h[j].i
-                free(h)
+            found = vcount[q] if h != NULL else 0
+            for j in range(found):
+                vd[q, j] = h[j].d
+                vi[q, j] = h[j].i
+            for j in range(found, k):  # padded: fewer within the bound
+                vd[q, j] = INFINITY
+                vi[q, j] = -1
+            free(h)
         if failed:
             raise MemoryError("could not allocate the search buffers")
         return dist, ind
