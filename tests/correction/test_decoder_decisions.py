@@ -12,6 +12,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skocrcost import EditDistanceNeighbors
 from skocrcost.correction._decoder import NoisyChannelDecoder
@@ -209,18 +211,20 @@ def test_seen_candidates_are_the_likeliest_of_the_nearest_seen_words():
 @pytest.mark.parametrize("max_cost", [0.0, 1.0, 2.0, math.inf])
 @pytest.mark.parametrize("real_word_max_cost", [0.0, 1.0, math.inf])
 @pytest.mark.parametrize("positions", [False, True])
-def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost, positions):
+@pytest.mark.parametrize("n", [2, 5])
+def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost, positions, n):
     """Lexicon candidates: the n_candidates nearest by brute force, those beyond max_cost
     (a lexicon word's: beyond the lower of it and real_word_max_cost) left out; seen
     candidates: the likeliest of the pool within it, searched or (``seen_position``)
-    taken from the lexicon search where it found all the lexicon has in the bound."""
+    taken from the lexicon search where it found all the lexicon has in the bound
+    (with 5 candidates, several such seen words, ranked by their priors too)."""
     seen = ["end", "ends", "bend", "send", "tend", "lend", "mend", "and", "an"]
     lexicon = ["zzz", "ennd", "e", *seen]
     priors = np.linspace(6.0, 0.1, len(seen))
     dec = NoisyChannelDecoder(
         EditDistanceNeighbors().fit(lexicon),
         Z,
-        n_candidates=2,
+        n_candidates=n,
         seen_neighbors=EditDistanceNeighbors().fit(seen),
         seen_priors=priors,
         seen_position=np.array([-1, -1, -1, *range(len(seen))]) if positions else None,
@@ -234,13 +238,43 @@ def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost
         bound = min(max_cost, real_word_max_cost) if q in lexicon else max_cost
         want = {}
         costs = metric.pairwise([q], lexicon)[0]
-        for j in np.argsort(costs, kind="stable")[:2]:
+        for j in np.argsort(costs, kind="stable")[:n]:
             if costs[j] <= bound:
                 want.setdefault(lexicon[j], costs[j])
         costs = metric.pairwise([q], seen)[0]
-        pool = [j for j in np.argsort(costs, kind="stable")[:12] if costs[j] <= bound]
-        for j in sorted(pool, key=lambda j: costs[j] + priors[j])[:2]:
+        pool = [j for j in np.argsort(costs, kind="stable")[: 6 * n] if costs[j] <= bound]
+        for j in sorted(pool, key=lambda j: costs[j] + priors[j])[:n]:
             want.setdefault(seen[j], costs[j])
         words, got = dec._cache[q]
         assert sorted(zip(words, got.tolist())) == sorted(want.items())
         assert all(c <= bound for c in got)
+
+
+# Costs and priors on a coarse grid, so that ties happen.
+PRICE = st.integers(0, 12).map(lambda x: x / 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_seen_words_rank_alike_from_lists_and_from_a_search(data):
+    """The likeliest of a word's nearest seen words, by cost plus prior (ties: in the
+    row's order), are the same whether ranked from the lists of a word whose lexicon
+    search found them all (``_ranked``) or from a search's padded rows (``_hits``)."""
+    from skocrcost.correction._decoder import _hits, _ranked
+
+    n_words = data.draw(st.integers(1, 12))
+    priors = np.array(data.draw(st.lists(PRICE, min_size=n_words, max_size=n_words)))
+    width, n = data.draw(st.integers(1, 8)), data.draw(st.integers(1, 8))
+    rows = []
+    for _ in range(data.draw(st.integers(0, 5))):
+        found = data.draw(st.integers(0, width))
+        costs = sorted(data.draw(st.lists(PRICE, min_size=found, max_size=found)))
+        ids = data.draw(st.lists(st.integers(0, n_words - 1), min_size=found, max_size=found))
+        rows.append(list(zip(costs, ids, strict=True)))
+    dist = np.full((len(rows), width), np.inf)
+    ind = np.full((len(rows), width), -1)
+    for q, row in enumerate(rows):
+        for j, (c, i) in enumerate(row):
+            dist[q, j], ind[q, j] = c, i
+    assert _ranked(rows, (priors, n)) == _hits(dist, ind, (priors, n))
+    assert _ranked(rows, None) == _hits(dist, ind) == rows
