@@ -746,8 +746,13 @@ cdef class LexiconIndex:
     cdef object _nodes    # owns the Node records tr.nodes points into
     cdef object _ends
     cdef object _lex_cp, _lex_bit, _lex_ids
-    cdef readonly object char_masks  # the characters below each node (see char_masks())
     cdef Trie tr
+
+    @property
+    def char_masks(self):
+        """The characters below each node (see ``char_masks()``), breadth first (the
+        root first): read from the node records, which hold them."""
+        return self._nodes["mask"][: self.tr.n_nodes]
 
     def __init__(self, CostKernel kernel not None, list words not None):
         if len(kernel._kernel_args()) != N_KERNEL_ARGS:
@@ -779,10 +784,10 @@ cdef class LexiconIndex:
             vnid[v] = lookup(&kernel.t, vcp[v])
             if kernel.t.ins[vnid[v]] < m:
                 m = kernel.t.ins[vnid[v]]
-        self.char_masks, self._lex_cp, self._lex_bit = char_masks(cp, size)
+        masks, self._lex_cp, self._lex_bit = char_masks(cp, size)  # (copied: not kept)
         order, first, n_children = breadth_first(size)
         nodes = np.zeros(n_nodes + 1, dtype=NODE_DTYPE)
-        nodes["mask"][:n_nodes] = self.char_masks[order]
+        nodes["mask"][:n_nodes] = masks[order]
         nodes["nid"][:n_nodes] = np.asarray(vnid)[order]
         nodes["first"][:n_nodes] = first
         nodes["n_children"][:n_nodes] = n_children
