@@ -8,7 +8,6 @@ from collections import Counter
 from dataclasses import replace
 from functools import cache, partial
 from numbers import Integral, Real
-from operator import is_
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
@@ -990,8 +989,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             held is None
             or held[0] != threads
             or len(held[1]) != len(state)
-            # (the same objects, as from one call to the next, are found in C)
-            or not (all(map(is_, held[1], state)) or all(map(_unchanged, held[1], state)))
+            or not all(map(_unchanged, held[1], state))
         ):
             if len(built) >= MAX_THREAD_DECODERS:  # threads come and go: bounded
                 built.clear()
