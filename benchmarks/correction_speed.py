@@ -158,15 +158,11 @@ def growth(n_probe=2000, batch=500, repeat=3):
     for line in probe:
         fixer.correct(line)
 
+    tokens = sum(len(line.split()) for line in probe)
+
     def warm():
-        passes = []
-        for _ in range(repeat):
-            gc.collect()
-            t = time.process_time()
-            for line in probe:
-                fixer.correct(line)
-            passes.append(time.process_time() - t)
-        return 1e6 * min(passes) / len(probe), len(fixer._decoder()._layout.readings)
+        speed = max(timed(each(fixer.correct), probe)[0] for _ in range(repeat))
+        return 1e6 * tokens / speed / len(probe), len(fixer._decoder()._layout.readings)
 
     before, sets_before = warm()
     for s in range(0, len(lines), batch):
