@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import operator
 import threading
 from collections import Counter
 from dataclasses import replace
-from functools import cache, partial
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -34,7 +35,7 @@ from . import _persist
 from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import MAX_COST, NoisyChannelDecoder
-from ._decoding import WEIGHTS, Decoder, decoder_from_flat
+from ._decoding import Decoder, decoder_from_flat
 from ._layout import Layout
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
 from ._rules import SURFACE, SurfaceRules, check_rules, pop_fix_flags
@@ -976,12 +977,11 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         runs, so threads do not share one.
         """
         caches = self.__dict__.setdefault("_caches_", {})
-        # What it is built from: the parameters, and the fitted attributes (a new fit
-        # empties the caches, but an attribute may also be set by hand).
-        state = [getattr(self, name) for name in _param_names(type(self))]
-        w = self._weights()  # (set_params changes a decoder's weights in place)
-        state += [getattr(w, name) for name in WEIGHTS]
-        state += [v for k, v in self.__dict__.items() if k[-1] == "_" and k != "_caches_"]
+        # What it is built from: every attribute, the parameters and the fitted ones (a
+        # new fit empties the caches, but an attribute may also be set by hand), and
+        # the decoder's weights (set_params changes them in place); names and values.
+        own, weights = self.__dict__, vars(self._weights())
+        state = (*own, *own.values(), *weights, *weights.values())
         threads = n_threads(self.n_jobs)
         built = caches.setdefault("decoders", {})
         held = built.get(threading.get_ident())
@@ -989,7 +989,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             held is None
             or held[0] != threads
             or len(held[1]) != len(state)
-            or not all(map(_unchanged, held[1], state))
+            or not (  # (the same objects, as on every call but the first: the quick test)
+                all(map(operator.is_, held[1], state)) or all(map(_unchanged, held[1], state))
+            )
         ):
             if len(built) >= MAX_THREAD_DECODERS:  # threads come and go: bounded
                 built.clear()
@@ -1296,12 +1298,6 @@ def spread_blocks(indices, n, block):
 # Threads that have corrected with one corrector, each with its own decoder (_decoder):
 # more than this and the decoders are built afresh.
 MAX_THREAD_DECODERS = 64
-
-
-@cache
-def _param_names(cls):
-    """The constructor's parameter names of an estimator class, read once."""
-    return tuple(cls._get_param_names())
 
 
 def _unchanged(before, now):
