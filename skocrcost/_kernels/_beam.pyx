@@ -2,7 +2,7 @@
 """The beam search of a line's readings, scored with a Katz back-off language model.
 
 ``search_lines`` runs the decoder's search (``NoisyChannelDecoder._search`` in
-``skocrcost/correction/_decoder.py``: one-word readings, no joins and no cuts)
+``skocrcost/correction/_decoder.py``: one-word readings and joins, no cuts)
 over a batch of lines, each line a list of steps.  A step is a word left as it
 is (its id) or a word to read: one of a set of readings, each with a
 context-free score, a word id and whether the language model prices it; the
@@ -12,7 +12,11 @@ a link to the readings chosen.  After each step the hypotheses with the same
 state merge (the cheaper survives; on a tie the one offered first) and the
 ``beam_width`` cheapest survive (ties: the state offered first); each
 hypothesis offers its ``beam_width`` cheapest readings (ties: the lower
-reading).  ``_beam_py.py`` is its pure-Python twin: the tests hold them equal.
+reading).  A join reads two neighbouring tokens as one word: from the
+hypotheses before the first, like a step, into the hypotheses after the
+second, where they merge with those that read the two tokens one by one, as
+the Python search's table of hypotheses per token boundary merges them.
+``_beam_py.py`` is its pure-Python twin: the tests hold them equal.
 
 The language model's probabilities are those of ``KatzBackoffLM._log_prob``
 (``skocrcost/lm.py``), read from the same arrays (``KatzTables``) with the same
@@ -255,6 +259,18 @@ cdef struct Work:
     double *lm
     int64_t *hist
     Context *level_ctx
+    # A boundary's hypotheses merged with a join's (merge_joined), up to 2 * beam.
+    double *m_score
+    int64_t *m_state
+    int64_t *m_ctx
+    int64_t *m_link
+    Hit *m_rank
+    # Each join's hypotheses of a line, until the boundary they reach (beam each).
+    double *j_score
+    int64_t *j_state
+    int64_t *j_ctx
+    int64_t *j_link
+    int64_t *j_n
     # The links: the reading chosen at a step, after the links of the hypothesis before.
     int64_t *node_parent
     int64_t *node_step
@@ -292,107 +308,239 @@ cdef void offer(Work *w, int64_t *n, double score, int64_t hyp, int64_t reading,
         slot = (slot + 1) & w.table_mask
 
 
+cdef struct Line:
+    # What search_line reads besides the tables: the language model and the readings.
+    const Level *levels
+    const int64_t *first_ctx
+    int n_levels
+    int64_t w1
+    int m_lm
+    double coef
+    bint use_lm
+    const int64_t *word_ctx
+    const int64_t *word_pred
+    const int64_t *r_start
+    const int64_t *r_word
+    const double *r_score
+    const uint8_t *r_priced
+    const int64_t *v_start
+    const double *v_cost
+    const double *v_offset
+    int m
+    int64_t beam
+
+
+cdef void set_groups(Work *w, int64_t n_hyps, int m) noexcept nogil:
+    """Each hypothesis's group: the first hypothesis with its state less the oldest word."""
+    cdef int64_t h, g
+    for h in range(n_hyps):
+        w.group[h] = h
+        for g in range(h):
+            if w.group[g] == g and (m <= 1 or _same(w.state + h * m + 1, w.state + g * m + 1, m - 1)):
+                w.group[h] = g
+                break
+
+
+cdef int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int64_t step, double rec,
+                            double extra) noexcept nogil:
+    """Offer each hypothesis's readings of reading set ``step`` (``set_groups`` done),
+    each costing ``extra`` more (a join's cost) and keeping the word ``rec`` less (its
+    recurrences); return the number of states offered."""
+    cdef int64_t n_offers = 0, h, k, j, n_rank
+    cdef int64_t r0 = ln.r_start[step], nr = ln.r_start[step + 1] - r0, v0 = ln.v_start[step]
+    cdef double base, t, best, lm_k
+    cdef Offer spare  # keep_cheapest's room for one item (an Offer or a Hit)
+    w.now += 1  # a fresh table of states
+    for h in range(n_hyps):
+        if ln.use_lm:
+            _history(w.ctx + h * ln.m, ln.m, w.hist, ln.m_lm)
+            context_index(ln.levels, ln.first_ctx, ln.n_levels, ln.w1, w.hist, ln.m_lm,
+                          w.level_ctx)
+        base = w.score[h]
+        if extra != 0.0:
+            base = base + extra
+        for k in range(nr):
+            # (keeping the word: its recurrences in this call make it cheaper)
+            t = base + (ln.r_score[r0] - rec if k == 0 else ln.r_score[r0 + k])
+            lm_k = 0.0
+            if ln.use_lm and ln.r_priced[r0 + k]:
+                lm_k = ln.coef * log_prob(ln.levels, ln.n_levels, ln.w1,
+                                          ln.word_pred[ln.r_word[r0 + k]], w.level_ctx)
+                t = t + lm_k
+            w.lm[k] = lm_k
+            w.ranked[k].d = t
+            w.ranked[k].i = k
+        if ln.v_start[step + 1] > v0:  # keeping the word as a variant of a candidate
+            best = INFINITY
+            for k in range(1, nr):
+                t = ln.v_cost[v0 + k - 1] + w.lm[k]
+                if t < best:
+                    best = t
+            t = base + ((best + ln.v_offset[step]) - rec)
+            if t < w.ranked[0].d:
+                w.ranked[0].d = t
+        n_rank = nr
+        if nr > ln.beam:  # only a hypothesis's beam cheapest readings can survive
+            n_rank = keep_cheapest(<char *> w.ranked, nr, sizeof(Hit), ln.beam, <char *> &spare)
+        for j in range(n_rank):
+            k = w.ranked[j].i
+            offer(w, &n_offers, w.ranked[j].d, h, k, w.group[h],
+                  ln.r_word[r0 + k] if ln.m else 0)
+    return n_offers
+
+
+cdef int64_t keep_offers(const Line *ln, Work *w, int64_t n_offers, int64_t step, int64_t s,
+                         int64_t *n_nodes, double *score, int64_t *state, int64_t *ctx,
+                         int64_t *link) noexcept nogil:
+    """The ``beam`` cheapest states offered, as hypotheses written to ``score``,
+    ``state``, ``ctx`` and ``link``: read from a reading set ``step`` (a link to the
+    reading, at step ``s``; a join: ``s`` = -1 - its index) or a word left as it is
+    (``step`` = -1 - its id); returns how many."""
+    cdef Offer spare
+    cdef Offer *o
+    cdef int64_t n_keep = keep_cheapest(<char *> w.offers, n_offers, sizeof(Offer), ln.beam,
+                                        <char *> &spare)
+    cdef int64_t j, g, h, word
+    cdef int m = ln.m
+    for j in range(n_keep):
+        o = &w.offers[j]
+        h = o.hyp
+        score[j] = o.cost.d
+        if step < 0:
+            word = -step - 1
+            link[j] = w.link[h]
+        else:
+            word = ln.r_word[ln.r_start[step] + o.reading]
+            w.node_parent[n_nodes[0]] = w.link[h]
+            w.node_step[n_nodes[0]] = s
+            w.node_reading[n_nodes[0]] = o.reading
+            link[j] = n_nodes[0]
+            n_nodes[0] += 1
+        if m:
+            for g in range(m - 1):
+                state[j * m + g] = w.state[h * m + g + 1]
+                ctx[j * m + g] = w.ctx[h * m + g + 1]
+            state[j * m + m - 1] = word
+            ctx[j * m + m - 1] = ln.word_ctx[word]
+    return n_keep
+
+
+cdef int64_t merge_joined(const Line *ln, Work *w, int64_t n_hyps, const double *score,
+                          const int64_t *state, const int64_t *ctx, const int64_t *link,
+                          int64_t n_joined) noexcept nogil:
+    """The hypotheses at a token boundary that a join reaches: the join's (first)
+    and the current ones, one per state (the cheaper; on a tie, or a dearer one,
+    the first keeps its place), the ``beam`` cheapest of them (ties: by place),
+    written back to the current ones; returns how many."""
+    cdef int64_t n = 0, j, q, src, kept
+    cdef int m = ln.m
+    cdef double d
+    cdef const int64_t *st
+    cdef const int64_t *cx
+    cdef int64_t lk
+    cdef Hit spare
+    for src in range(n_joined + n_hyps):
+        if src < n_joined:
+            j = src
+            d = score[j]
+            st = state + j * m
+            cx = ctx + j * m
+            lk = link[j]
+        else:
+            j = src - n_joined
+            d = w.score[j]
+            st = w.state + j * m
+            cx = w.ctx + j * m
+            lk = w.link[j]
+        q = 0
+        while q < n and not _same(w.m_state + q * m, st, m):
+            q += 1
+        if q == n:  # a new state: its place is the next
+            n += 1
+            w.m_score[q] = d
+            w.m_link[q] = lk
+            memcpy(w.m_state + q * m, st, m * sizeof(int64_t))
+            memcpy(w.m_ctx + q * m, cx, m * sizeof(int64_t))
+        elif d < w.m_score[q]:
+            w.m_score[q] = d
+            w.m_link[q] = lk
+    for q in range(n):
+        w.m_rank[q].d = w.m_score[q]
+        w.m_rank[q].i = q
+    kept = keep_cheapest(<char *> w.m_rank, n, sizeof(Hit), ln.beam, <char *> &spare)
+    for j in range(kept):
+        q = w.m_rank[j].i
+        w.score[j] = w.m_score[q]
+        w.link[j] = w.m_link[q]
+        memcpy(w.state + j * m, w.m_state + q * m, m * sizeof(int64_t))
+        memcpy(w.ctx + j * m, w.m_ctx + q * m, m * sizeof(int64_t))
+    return kept
+
+
 cdef int64_t search_line(
-    const Level *levels, const int64_t *first_ctx, int n_levels, int64_t w1, int m_lm,
-    double coef, bint use_lm, const int64_t *word_ctx, const int64_t *word_pred,
-    const int64_t *r_start, const int64_t *r_word, const double *r_score,
-    const uint8_t *r_priced, const int64_t *v_start, const double *v_cost,
-    const double *v_offset, const double *v_rec,
-    const int64_t *steps, int64_t n_steps, int64_t start_word, int m, int64_t beam,
-    Work *w, int64_t *chosen, double *best_score,
+    const Line *ln, const double *v_rec, const int64_t *steps, int64_t n_steps,
+    const int64_t *j_tok, const int64_t *j_at, const int64_t *j_to, const int64_t *j_set,
+    const double *j_rec, int64_t n_joins, double join_cost, int64_t start_word, Work *w,
+    int64_t *chosen, int64_t *joined, double *best_score,
 ) noexcept nogil:
     """The cheapest path through one line's steps: ``chosen[s]``, the reading taken at
-    step ``s`` (-1: a word left as it is), and its score.  Returns 0, or -1 if the
-    work space is too small (it never is: see ``search_lines``)."""
-    cdef int64_t n_hyps = 1, n_offers, n_nodes = 0, s, h, g, k, j, r0, nr, n_keep
-    cdef int64_t step, word, n_rank, v0
-    cdef double base, t, best, lm_k
-    cdef Offer *o
-    cdef Offer spare  # keep_cheapest's room for one item (an Offer or a Hit)
+    step ``s`` (-1: a word left as it is), ``joined[j]``, the reading taken for join
+    ``j`` (-1: not joined), and its score.
+
+    Join ``j`` reads the word of two tokens, ``j_tok[j]`` and the next, from the
+    hypotheses at the boundary before the first (before step ``j_at[j]``): at
+    ``join_cost`` more, with the readings of set ``j_set[j]`` (keeping its word
+    ``j_rec[j]`` less).  They join the hypotheses at the boundary after the
+    second (before step ``j_to[j]``), first, as the Python search adds them;
+    the joins come by token, their boundaries in the order of their tokens.
+    """
+    cdef int64_t n_hyps = 1, n_offers, n_nodes = 0, s, j, k, e = 0, g = 0
+    cdef int m = ln.m
+    cdef int64_t beam = ln.beam
     cdef double *swap_d
     cdef int64_t *swap_i
+    cdef bint merge_now, emit_now
     # The start: m start symbols, no link.
     w.score[0] = 0.0
     for j in range(m):
         w.state[j] = start_word
-        w.ctx[j] = word_ctx[start_word]
+        w.ctx[j] = ln.word_ctx[start_word]
     w.link[0] = -1
-    for s in range(n_steps):
-        chosen[s] = -1
-        step = steps[s]
-        # Each hypothesis's group: the first hypothesis with its state less the oldest word.
-        for h in range(n_hyps):
-            w.group[h] = h
-            for g in range(h):
-                if w.group[g] == g and (m <= 1 or _same(w.state + h * m + 1, w.state + g * m + 1, m - 1)):
-                    w.group[h] = g
-                    break
-        w.now += 1  # a fresh table of states
-        n_offers = 0
-        if step < 0:  # a word left as it is: every hypothesis reads it
-            word = -step - 1
-            for h in range(n_hyps):
-                offer(w, &n_offers, w.score[h], h, -1, w.group[h], word if m else 0)
-        else:
-            r0 = r_start[step]
-            nr = r_start[step + 1] - r0
-            v0 = v_start[step]
-            for h in range(n_hyps):
-                if use_lm:
-                    _history(w.ctx + h * m, m, w.hist, m_lm)
-                    context_index(levels, first_ctx, n_levels, w1, w.hist, m_lm, w.level_ctx)
-                base = w.score[h]
-                for k in range(nr):
-                    # (keeping the word: its recurrences in this call make it cheaper)
-                    t = base + (r_score[r0] - v_rec[s] if k == 0 else r_score[r0 + k])
-                    lm_k = 0.0
-                    if use_lm and r_priced[r0 + k]:
-                        lm_k = coef * log_prob(levels, n_levels, w1, word_pred[r_word[r0 + k]],
-                                               w.level_ctx)
-                        t = t + lm_k
-                    w.lm[k] = lm_k
-                    w.ranked[k].d = t
-                    w.ranked[k].i = k
-                if v_start[step + 1] > v0:  # keeping the word as a variant of a candidate
-                    best = INFINITY
-                    for k in range(1, nr):
-                        t = v_cost[v0 + k - 1] + w.lm[k]
-                        if t < best:
-                            best = t
-                    t = base + ((best + v_offset[step]) - v_rec[s])
-                    if t < w.ranked[0].d:
-                        w.ranked[0].d = t
-                n_rank = nr
-                if nr > beam:  # only a hypothesis's beam cheapest readings can survive
-                    n_rank = keep_cheapest(<char *> w.ranked, nr, sizeof(Hit), beam,
-                                           <char *> &spare)
-                for j in range(n_rank):
-                    k = w.ranked[j].i
-                    offer(w, &n_offers, w.ranked[j].d, h, k, w.group[h],
-                          r_word[r0 + k] if m else 0)
-        # The beam cheapest states survive.
-        n_keep = keep_cheapest(<char *> w.offers, n_offers, sizeof(Offer), beam, <char *> &spare)
-        for j in range(n_keep):
-            o = &w.offers[j]
-            h = o.hyp
-            w.score_next[j] = o.cost.d
-            if step < 0:
-                word = -step - 1
-                w.link_next[j] = w.link[h]
+    for j in range(n_joins):
+        joined[j] = -1
+    for s in range(n_steps + 1):
+        # The boundaries before step s, in token order: a join's hypotheses join those
+        # of the boundary it reaches, then a join leaves from the boundary it starts at.
+        while True:
+            merge_now = g < e and j_to[g] == s
+            emit_now = e < n_joins and j_at[e] == s
+            if merge_now and (not emit_now or j_tok[g] + 2 <= j_tok[e]):
+                n_hyps = merge_joined(ln, w, n_hyps, w.j_score + g * beam,
+                                      w.j_state + g * beam * m, w.j_ctx + g * beam * m,
+                                      w.j_link + g * beam, w.j_n[g])
+                g += 1
+            elif emit_now:
+                set_groups(w, n_hyps, m)
+                n_offers = offer_readings(ln, w, n_hyps, j_set[e], j_rec[e], join_cost)
+                w.j_n[e] = keep_offers(ln, w, n_offers, j_set[e], -1 - e, &n_nodes,
+                                       w.j_score + e * beam, w.j_state + e * beam * m,
+                                       w.j_ctx + e * beam * m, w.j_link + e * beam)
+                e += 1
             else:
-                word = r_word[r_start[step] + o.reading]
-                w.node_parent[n_nodes] = w.link[h]
-                w.node_step[n_nodes] = s
-                w.node_reading[n_nodes] = o.reading
-                w.link_next[j] = n_nodes
-                n_nodes += 1
-            if m:
-                for g in range(m - 1):
-                    w.state_next[j * m + g] = w.state[h * m + g + 1]
-                    w.ctx_next[j * m + g] = w.ctx[h * m + g + 1]
-                w.state_next[j * m + m - 1] = word
-                w.ctx_next[j * m + m - 1] = word_ctx[word]
-        n_hyps = n_keep
+                break
+        if s == n_steps:
+            break
+        chosen[s] = -1
+        set_groups(w, n_hyps, m)
+        if steps[s] < 0:  # a word left as it is: every hypothesis reads it
+            w.now += 1  # a fresh table of states
+            n_offers = 0
+            for j in range(n_hyps):
+                offer(w, &n_offers, w.score[j], j, -1, w.group[j], -steps[s] - 1 if m else 0)
+        else:
+            n_offers = offer_readings(ln, w, n_hyps, steps[s], v_rec[s], 0.0)
+        n_hyps = keep_offers(ln, w, n_offers, steps[s], s, &n_nodes, w.score_next,
+                             w.state_next, w.ctx_next, w.link_next)
         swap_d = w.score; w.score = w.score_next; w.score_next = swap_d
         swap_i = w.state; w.state = w.state_next; w.state_next = swap_i
         swap_i = w.ctx; w.ctx = w.ctx_next; w.ctx_next = swap_i
@@ -401,7 +549,10 @@ cdef int64_t search_line(
     best_score[0] = w.score[0]
     k = w.link[0]
     while k >= 0:
-        chosen[w.node_step[k]] = w.node_reading[k]
+        if w.node_step[k] >= 0:
+            chosen[w.node_step[k]] = w.node_reading[k]
+        else:
+            joined[-1 - w.node_step[k]] = w.node_reading[k]
         k = w.node_parent[k]
     return 0
 
@@ -443,10 +594,12 @@ cdef inline void _history(const int64_t *ctx, int m, int64_t *hist, int m_lm) no
 
 
 cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings,
-                    int64_t max_steps, int n_levels) noexcept nogil:
-    """Allocate a work space for lines of at most ``max_steps`` steps; 0, or -1 when
-    out of memory (what was allocated is freed by ``free_work`` either way)."""
+                    int64_t max_steps, int64_t max_joins, int n_levels) noexcept nogil:
+    """Allocate a work space for lines of at most ``max_steps`` steps and ``max_joins``
+    joins; 0, or -1 when out of memory (what was allocated is freed by ``free_work``
+    either way)."""
     cdef int64_t n_offers = beam * (beam if beam > 1 else 1), size = 4, mm = m if m else 1
+    cdef int64_t n_nodes = beam * (max_steps + max_joins) + 1, jj = max_joins if max_joins else 1
     while size < 2 * n_offers:
         size *= 2
     w.table_mask = size - 1
@@ -467,13 +620,26 @@ cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings
     w.lm = <double *> malloc((max_readings + 1) * sizeof(double))
     w.hist = <int64_t *> malloc((m_lm + 1) * sizeof(int64_t))
     w.level_ctx = <Context *> malloc((n_levels + 2) * sizeof(Context))
-    w.node_parent = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
-    w.node_step = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
-    w.node_reading = <int64_t *> malloc((beam * max_steps + 1) * sizeof(int64_t))
+    w.m_score = <double *> malloc(2 * beam * sizeof(double))
+    w.m_state = <int64_t *> malloc(2 * beam * mm * sizeof(int64_t))
+    w.m_ctx = <int64_t *> malloc(2 * beam * mm * sizeof(int64_t))
+    w.m_link = <int64_t *> malloc(2 * beam * sizeof(int64_t))
+    w.m_rank = <Hit *> malloc(2 * beam * sizeof(Hit))
+    w.j_score = <double *> malloc(jj * beam * sizeof(double))
+    w.j_state = <int64_t *> malloc(jj * beam * mm * sizeof(int64_t))
+    w.j_ctx = <int64_t *> malloc(jj * beam * mm * sizeof(int64_t))
+    w.j_link = <int64_t *> malloc(jj * beam * sizeof(int64_t))
+    w.j_n = <int64_t *> malloc(jj * sizeof(int64_t))
+    w.node_parent = <int64_t *> malloc(n_nodes * sizeof(int64_t))
+    w.node_step = <int64_t *> malloc(n_nodes * sizeof(int64_t))
+    w.node_reading = <int64_t *> malloc(n_nodes * sizeof(int64_t))
     if (w.score == NULL or w.score_next == NULL or w.state == NULL or w.state_next == NULL
             or w.ctx == NULL or w.ctx_next == NULL or w.link == NULL or w.link_next == NULL
             or w.group == NULL or w.offers == NULL or w.table == NULL or w.stamp == NULL
             or w.ranked == NULL or w.lm == NULL or w.hist == NULL or w.level_ctx == NULL
+            or w.m_score == NULL or w.m_state == NULL or w.m_ctx == NULL or w.m_link == NULL
+            or w.m_rank == NULL or w.j_score == NULL or w.j_state == NULL or w.j_ctx == NULL
+            or w.j_link == NULL or w.j_n == NULL
             or w.node_parent == NULL or w.node_step == NULL
             or w.node_reading == NULL):
         return -1
@@ -485,6 +651,8 @@ cdef void free_work(Work *w) noexcept nogil:
     free(w.ctx); free(w.ctx_next); free(w.link); free(w.link_next); free(w.group)
     free(w.offers); free(w.table); free(w.stamp); free(w.ranked); free(w.lm)
     free(w.hist); free(w.level_ctx)
+    free(w.m_score); free(w.m_state); free(w.m_ctx); free(w.m_link); free(w.m_rank)
+    free(w.j_score); free(w.j_state); free(w.j_ctx); free(w.j_link); free(w.j_n)
     free(w.node_parent); free(w.node_step); free(w.node_reading)
 
 
@@ -496,8 +664,9 @@ def search_lines(
     const double[::1] v_offset, const double[::1] v_rec,
     const int64_t[::1] steps, const int64_t[::1] line_start,
     int64_t start_word, int m, int64_t beam_width, int n_threads=1,
+    joins=None, double join_cost=0.0,
 ):
-    """The cheapest reading of each line: ``(chosen, scores)``.
+    """The cheapest reading of each line: ``(chosen, scores, joined)``.
 
     Parameters
     ----------
@@ -534,19 +703,30 @@ def search_lines(
         Hypotheses kept after each step, and readings each offers.
     n_threads : int
         Threads, lines shared among them.
+    joins : tuple of arrays, or None
+        Two tokens read as one word: ``(join_start, tok, at, to, set, rec)``, int64
+        but ``rec``.  Line ``l``'s joins are ``join_start[l]:join_start[l + 1]``,
+        by token: join ``j`` reads tokens ``tok[j]`` and ``tok[j] + 1`` with the
+        reading set ``set[j]`` (keeping its word ``rec[j]`` less) from the
+        hypotheses before the line's step ``at[j]`` (the first token's first), and
+        its hypotheses join those before step ``to[j]`` (after the second token; the
+        line's number of steps after its last).  None: no joins.
+    join_cost : float
+        What a join costs more than its readings.
 
     Returns
     -------
     chosen : int64 array, the shape of ``steps``
-        The reading taken at each step (an index into its set; -1: a word left as it is).
+        The reading taken at each step (an index into its set; -1: a word left as it
+        is, or a step of joined tokens).
     scores : float64 array, one per line
+    joined : int64 array, one per join
+        The reading taken for each join; -1: not joined.
     """
     cdef int64_t n_lines = line_start.shape[0] - 1, l, max_steps = 0, max_readings = 1, i
+    cdef int64_t max_joins = 0, n_joins, n_sets = r_start.shape[0] - 1
     cdef int n_levels = lm.n_levels if lm is not None else 0
     cdef int m_lm = n_levels - 1 if n_levels else 0
-    cdef int64_t w1 = lm.w1 if lm is not None else 1
-    cdef const Level *levels = lm.levels if lm is not None else NULL
-    cdef const int64_t *first_ctx = lm.first_ctx if lm is not None else NULL
     cdef bint use_lm = lm is not None
     if beam_width < 1:
         raise ValueError(f"beam_width must be at least 1, got {beam_width}")
@@ -555,53 +735,101 @@ def search_lines(
     if v_rec.shape[0] != steps.shape[0]:
         raise ValueError(f"v_rec must have one value per step ({steps.shape[0]}), "
                          f"got {v_rec.shape[0]}")
+    if joins is None:
+        joins = (np.zeros(max(n_lines, 0) + 1, np.int64), *[np.zeros(0, np.int64)] * 4,
+                 np.zeros(0, np.float64))
+    cdef const int64_t[::1] join_start = joins[0]
+    cdef const int64_t[::1] j_tok = joins[1]
+    cdef const int64_t[::1] j_at = joins[2]
+    cdef const int64_t[::1] j_to = joins[3]
+    cdef const int64_t[::1] j_set = joins[4]
+    cdef const double[::1] j_rec = joins[5]
+    n_joins = j_tok.shape[0]
+    if (join_start.shape[0] != line_start.shape[0] or j_at.shape[0] != n_joins
+            or j_to.shape[0] != n_joins or j_set.shape[0] != n_joins
+            or j_rec.shape[0] != n_joins or (n_lines >= 0 and join_start[0] != 0)
+            or (n_lines >= 0 and join_start[n_lines] != n_joins)):
+        raise ValueError("joins must be (join_start, tok, at, to, set, rec): join_start one "
+                         "per line and one more, from 0 to the number of joins, the others "
+                         "one per join")
     for l in range(n_lines):
         max_steps = max(max_steps, line_start[l + 1] - line_start[l])
+        if join_start[l + 1] < join_start[l]:
+            raise ValueError("joins: join_start must not decrease")
+        max_joins = max(max_joins, join_start[l + 1] - join_start[l])
+        for i in range(join_start[l], join_start[l + 1]):
+            if (not 0 <= j_at[i] <= j_to[i] <= line_start[l + 1] - line_start[l]
+                    or not 0 <= j_set[i] < n_sets
+                    or (i > join_start[l] and j_tok[i] <= j_tok[i - 1])
+                    or (i > join_start[l] and j_at[i] < j_at[i - 1])):
+                raise ValueError(f"joins: join {i} lies outside its line's steps, or reads "
+                                 f"no reading set, or comes out of order")
     # The largest reading set the lines step through (not every set of the tables,
     # which a caller keeps growing across calls: the call's work stays its own).
     for i in range(steps.shape[0]):
         if steps[i] >= 0:
             max_readings = max(max_readings, r_start[steps[i] + 1] - r_start[steps[i]])
+    for i in range(n_joins):
+        max_readings = max(max_readings, r_start[j_set[i] + 1] - r_start[j_set[i]])
     chosen = np.full(steps.shape[0], -1, dtype=np.int64)
-    scores = np.zeros(n_lines, dtype=np.float64)
+    scores = np.zeros(max(n_lines, 0), dtype=np.float64)
+    joined = np.full(n_joins, -1, dtype=np.int64)
     cdef int64_t[::1] chosen_v = chosen
     cdef double[::1] scores_v = scores
+    cdef int64_t[::1] joined_v = joined
     cdef Work *w
     cdef Py_ssize_t failed = 0
     cdef int ok
-    cdef const int64_t *p_word_ctx = &word_ctx[0] if word_ctx.shape[0] else NULL
-    cdef const int64_t *p_word_pred = &word_pred[0] if word_pred.shape[0] else NULL
-    cdef const int64_t *p_r_start = &r_start[0]
-    cdef const int64_t *p_r_word = &r_word[0] if r_word.shape[0] else NULL
-    cdef const double *p_r_score = &r_score[0] if r_score.shape[0] else NULL
-    cdef const uint8_t *p_r_priced = &r_priced[0] if r_priced.shape[0] else NULL
-    cdef const int64_t *p_v_start = &v_start[0]
-    cdef const double *p_v_cost = &v_cost[0] if v_cost.shape[0] else NULL
-    cdef const double *p_v_offset = &v_offset[0] if v_offset.shape[0] else NULL
+    cdef Line ln
+    ln.levels = lm.levels if lm is not None else NULL
+    ln.first_ctx = lm.first_ctx if lm is not None else NULL
+    ln.n_levels = n_levels
+    ln.w1 = lm.w1 if lm is not None else 1
+    ln.m_lm = m_lm
+    ln.coef = coef
+    ln.use_lm = use_lm
+    ln.word_ctx = &word_ctx[0] if word_ctx.shape[0] else NULL
+    ln.word_pred = &word_pred[0] if word_pred.shape[0] else NULL
+    ln.r_start = &r_start[0]
+    ln.r_word = &r_word[0] if r_word.shape[0] else NULL
+    ln.r_score = &r_score[0] if r_score.shape[0] else NULL
+    ln.r_priced = &r_priced[0] if r_priced.shape[0] else NULL
+    ln.v_start = &v_start[0]
+    ln.v_cost = &v_cost[0] if v_cost.shape[0] else NULL
+    ln.v_offset = &v_offset[0] if v_offset.shape[0] else NULL
+    ln.m = m
+    ln.beam = beam_width
     cdef const double *p_v_rec = &v_rec[0] if v_rec.shape[0] else NULL
     cdef const int64_t *p_steps = &steps[0] if steps.shape[0] else NULL
     cdef int64_t *p_chosen = &chosen_v[0] if steps.shape[0] else NULL
+    cdef const int64_t *p_tok = &j_tok[0] if n_joins else NULL
+    cdef const int64_t *p_at = &j_at[0] if n_joins else NULL
+    cdef const int64_t *p_to = &j_to[0] if n_joins else NULL
+    cdef const int64_t *p_set = &j_set[0] if n_joins else NULL
+    cdef const double *p_rec = &j_rec[0] if n_joins else NULL
+    cdef int64_t *p_joined = &joined_v[0] if n_joins else NULL
     if n_lines <= 0:
-        return chosen, scores
+        return chosen, scores, joined
     with nogil, parallel(num_threads=skc_threads(n_threads)):
         # Each thread's own work space.
         w = <Work *> calloc(1, sizeof(Work))
         ok = w != NULL and alloc_work(w, beam_width, m, m_lm, max_readings, max_steps,
-                                      n_levels) == 0
+                                      max_joins, n_levels) == 0
         for l in prange(n_lines, schedule="dynamic"):
             if not ok:
                 failed += 1
                 continue
             search_line(
-                levels, first_ctx, n_levels, w1, m_lm, coef, use_lm, p_word_ctx, p_word_pred,
-                p_r_start, p_r_word, p_r_score, p_r_priced, p_v_start, p_v_cost,
-                p_v_offset, p_v_rec + line_start[l], p_steps + line_start[l],
-                line_start[l + 1] - line_start[l], start_word, m, beam_width, w,
-                p_chosen + line_start[l], &scores_v[l],
+                &ln, p_v_rec + line_start[l], p_steps + line_start[l],
+                line_start[l + 1] - line_start[l],
+                p_tok + join_start[l], p_at + join_start[l], p_to + join_start[l],
+                p_set + join_start[l], p_rec + join_start[l],
+                join_start[l + 1] - join_start[l], join_cost, start_word, w,
+                p_chosen + line_start[l], p_joined + join_start[l], &scores_v[l],
             )
         if w != NULL:
             free_work(w)
             free(w)
     if failed:
         raise MemoryError("search_lines: no memory for the beam's work space")
-    return chosen, scores
+    return chosen, scores, joined

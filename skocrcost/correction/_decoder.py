@@ -838,21 +838,7 @@ class NoisyChannelDecoder:
         self.candidates(looked_up)
         if self._compiled():
             return self._search_lines(sequences)
-        if self.split_cost is None and self._kernel_reads():
-            return self._search_joins(sequences)
         return [self._search(seq)[0] for seq in sequences]
-
-    def _search_joins(self, sequences):
-        """:meth:`_search` of every sequence with ``join_cost``: the lines with a pair
-        of tokens that may be joined (:meth:`_joinable`) in Python, the others by the
-        compiled kernel, where they read as they would without ``join_cost`` (most
-        lines: a sixth of the newspapers' have such a pair, a quarter of the
-        periodicals')."""
-        joins = [
-            any(self._joinable(a, b) is not None for a, b in zip(seq, seq[1:])) for seq in sequences
-        ]
-        plain = iter(self._search_lines([s for s, j in zip(sequences, joins) if not j]))
-        return [self._search(s)[0] if j else next(plain) for s, j in zip(sequences, joins)]
 
     def correct_lines(self, lines, review=None, counts=None):
         """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs).
@@ -878,14 +864,10 @@ class NoisyChannelDecoder:
 
     # -- the compiled search ---------------------------------------------------------
     def _compiled(self):
-        """Whether ``_kernels.search_lines`` can search the lines: one-word readings
-        only (:meth:`_kernel_reads`)."""
-        return self.split_cost is None and self.join_cost is None and self._kernel_reads()
-
-    def _kernel_reads(self):
-        """Whether ``_kernels.search_lines`` can read a line's one-word readings: a
-        Katz back-off language model or none."""
-        if self.context_size is None:
+        """Whether ``_kernels.search_lines`` can search the lines: one-word readings,
+        and joins of two tokens into one (no cuts), with a Katz back-off language
+        model or none."""
+        if self.split_cost is not None or self.context_size is None:
             return False
         return not self._uses_lm() or hasattr(self.language_model, "_katz_tables")
 
@@ -901,9 +883,9 @@ class NoisyChannelDecoder:
             batch = Batch(self, layout, self.candidate_cache_size, SLOTS_CACHE_SIZE)
             for seq in sequences:
                 batch.add_line(seq)
-            arrays = batch.arrays()
+            arrays, joins = batch.arrays()
         uses_lm = self._uses_lm()
-        chosen, _ = search_lines(
+        chosen, _, joined = search_lines(
             self.language_model._katz_tables() if uses_lm else None,
             -self.lm_weight / self.normaliser if uses_lm else 0.0,
             *arrays,
@@ -911,13 +893,19 @@ class NoisyChannelDecoder:
             m=self.context_size,
             beam_width=self.beam_width,
             n_threads=self.n_threads,
+            joins=joins,
+            join_cost=self.join_cost or 0.0,
         )
-        out = []
-        for seq, (start, stop) in zip(sequences, batch.lines, strict=True):
+        out, joined = [], joined.tolist()
+        for line, (seq, (start, stop)) in enumerate(zip(sequences, batch.lines, strict=True)):
             picked = {}
             for where, k in zip(batch.where[start:stop], chosen[start:stop].tolist()):
                 if k > 0:  # 0 keeps the word, -1 is a word left as it is
                     picked[where[0]] = (batch.readings[where[1]].words[k],)
+            for j in range(batch.join_start[line], batch.join_start[line + 1]):
+                if joined[j] >= 0:  # the two tokens read as one word
+                    i, _, _, at = batch.joins[j]
+                    picked[i, None] = (batch.readings[at].words[joined[j]],)
             out.append(self._output(seq, picked))
         return out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from itertools import chain
 
 import numpy as np
 
@@ -70,7 +71,7 @@ class Layout:
     def clear(self):
         self.ids = {}  # word -> id
         self.ctx, self.pred = _Column(np.int64), _Column(np.int64)
-        self.sets = {}  # (looked-up word, mixed) -> its reading set's index
+        self.sets = {}  # (looked-up word, mixed[, "unsought"]) -> its reading set's index
         self.keys = []  # each set's (word, mixed)
         self.readings = []  # each set's readings (before the call's recurrences)
         self.r_start, self.r_word = _Column(np.int64, [0]), _Column(np.int64)
@@ -90,14 +91,22 @@ class Layout:
         return i
 
     def reading_set(self, dec, o, mixed):
-        """The index of the readings of ``o`` (``NoisyChannelDecoder._free_readings``)."""
-        key = (o, mixed)
+        """The index of the readings of ``o`` (``NoisyChannelDecoder._free_readings``).
+
+        A word the call has not looked up (a lexicon word that only a join across a
+        space reaches) is read as the decoder reads it: with its candidates if its
+        readings are kept from a call that looked it up, else alone, a set of its own.
+        """
+        if o in dec._wanted or (o, mixed) in dec._readings_cache:
+            key = (o, mixed)
+        else:
+            key = (o, mixed, "unsought")
         i = self.sets.get(key)
         if i is not None:
             return i
         r = dec._free_readings(o, mixed)
         i = self.sets[key] = len(self.readings)
-        self.keys.append(key)
+        self.keys.append((o, mixed))
         self.readings.append(r)
         ids = self.ids  # (most words have an id already: no call for them)
         self.r_word.extend([ids[w] if w in ids else self.word(w) for w in r.lower])
@@ -166,31 +175,52 @@ class Batch:
         self.start = layout.word("<s>")
         self.readings = layout.readings
         self.steps, self.where, self.lines = [], [], []
+        # Two tokens read as one word (``join_cost``): by line, each its first token,
+        # the line's steps before the first and after the second, and its reading set.
+        self.joins, self.join_start = [], [0]
 
     def add_line(self, tokens):
         start = len(self.steps)
+        dec, tok_start = self.decoder, []
         for i, token in enumerate(tokens):
-            for step, j in self.layout.steps(self.decoder, token):
+            tok_start.append(len(self.steps) - start)
+            for step, j in self.layout.steps(dec, token):
                 self.steps.append(step)
                 self.where.append(None if j is None else ((i, j), step))
         self.lines.append((start, len(self.steps)))
+        if dec.join_cost is not None:
+            tok_start.append(len(self.steps) - start)
+            for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
+                joined = dec._joinable(a, b)
+                if joined is not None:
+                    at = self.layout.reading_set(dec, joined, False)
+                    self.joins.append((i, tok_start[i], tok_start[i + 2], at))
+        self.join_start.append(len(self.joins))
 
     def arrays(self):
         """The kernel's arrays, in the order of ``search_lines``'s parameters: the layout's,
-        and this call's recurrences (``v_rec``, subtracted from keeping a step's word)."""
+        and this call's recurrences (``v_rec``, subtracted from keeping a step's word);
+        and its ``joins`` (None: none)."""
         lay, dec = self.layout, self.decoder
         # One value per step, each set's computed once: the call's work stays the
         # size of its lines, not of the sets the layout keeps across calls.
-        v_rec = np.zeros(len(self.steps))
+        sets = [at for *_, at in self.joins]
+        v_rec, j_rec = np.zeros(len(self.steps)), np.zeros(len(sets))
         if dec.recurrence_weight:  # (else none counts)
             rec = {}
-            for s in self.steps:
+            for s in chain(self.steps, sets):
                 if s >= 0 and s not in rec:
                     o, mixed = lay.keys[s]
                     rec[s] = dec._recurrence(o) if dec._rewarded(lay.readings[s], mixed) else 0.0
             v_rec[:] = [rec.get(s, 0.0) for s in self.steps]
+            j_rec[:] = [rec[s] for s in sets]
         steps = np.array(self.steps, dtype=np.int64)
         starts = np.array([0] + [stop for _, stop in self.lines], dtype=np.int64)
+        joins = None
+        if self.joins:
+            i64 = np.int64
+            columns = (np.array(c, dtype=i64) for c in zip(*self.joins, strict=True))
+            joins = (np.array(self.join_start, dtype=i64), *columns, j_rec)
         return (
             lay.ctx.array(),
             lay.pred.array(),
@@ -204,4 +234,4 @@ class Batch:
             v_rec,
             steps,
             starts,
-        )
+        ), joins

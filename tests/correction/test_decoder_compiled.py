@@ -7,6 +7,7 @@ import pytest
 from conftest import own_decoder, read_pairs, shared_path
 
 from skocrcost._kernels import openmp_max_threads
+from skocrcost.correction._layout import Layout
 from skocrcost.correction._tokens import WHITESPACE
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 
@@ -34,6 +35,12 @@ SETTINGS = {
     "rules on": {"rules": ["mixed_case", "capitals", "hyphens", "punctuation", "case"]},
     "no language model weight": {"decoder__lm_weight": 0.0, "decoder__recurrence_weight": 0.0},
     "recurrences counted": {"decoder__recurrence_weight": 1.0},
+    "joins": {"decoder__join_cost": 1.0},
+    "joins, recurrences counted, narrow beam": {
+        "decoder__join_cost": 3.0,
+        "decoder__recurrence_weight": 1.0,
+        "decoder__beam_width": 2,
+    },
 }
 
 
@@ -60,21 +67,59 @@ def test_cuts_take_the_python_search(corrector):
 
 
 @pytest.mark.parametrize("source", ["monographs (embedded sample)", "newspapers", "periodicals"])
-def test_with_joins_only_lines_that_may_join_take_the_python_search(corrector, source):
+def test_the_compiled_search_joins_tokens_where_the_python_search_does(corrector, source):
+    """Lines with tokens that may join are searched by the kernel too, joins and all
+    (the parametrised test above holds every line equal): enough of them here that
+    joins are taken, and a join is read as the Python search reads it."""
     sequences = [WHITESPACE.split(line)[::2] for line in lines_of(source)]
     fixer = copy.copy(corrector).set_params(decoder__join_cost=1.0)
-    mixed, python = own_decoder(fixer), own_decoder(fixer)
-    assert not mixed._compiled()
-    python._kernel_reads = lambda: False
-    searched = []  # the lines the Python search reads
-    search = mixed._search
-    mixed._search = lambda tokens: searched.append(tokens) or search(tokens)
-    got = mixed.correct_tokens(sequences)
-    assert got == python.correct_tokens(sequences)
-    may_join = [s for s in sequences if any(mixed._joinable(a, b) for a, b in zip(s, s[1:]))]
-    assert searched == may_join
+    compiled = own_decoder(fixer)
+    assert compiled._compiled()
+    compiled._search = None  # (never called)
+    got = compiled.correct_tokens(sequences)
+    may_join = [s for s in sequences if any(compiled._joinable(a, b) for a, b in zip(s, s[1:]))]
     assert 0 < len(may_join) < len(sequences) / 2
     assert any("" in fixed for fixed in got)  # some are joined
+    python = own_decoder(fixer)
+    python._compiled = lambda: False
+    assert got == python.correct_tokens(sequences)
+
+
+@pytest.mark.parametrize("first", ["joined", "looked up"])
+def test_a_word_only_a_join_reaches_is_read_as_the_python_search_reads_it(
+    corrector, first, monkeypatch
+):
+    """A lexicon word that only a join across a space reaches (``retu rned``) is not
+    looked up: the Python search reads it without candidates, unless a call before
+    looked it up (as a token of its own, ``returned``) and its readings are kept.
+    The compiled search's tables, kept across calls, read it the same way, whichever
+    call comes first."""
+    from skocrcost.correction import _decoder
+
+    fixer = copy.copy(corrector).set_params(decoder__join_cost=1.0)
+    compiled, python = own_decoder(fixer), own_decoder(fixer)
+    compiled._layout = Layout()  # (its own, and each its own kept readings: shared)
+    compiled._readings_cache, python._readings_cache = {}, {}
+    python._compiled = lambda: False
+    read = []  # the readings of each call's joins
+    search = _decoder.search_lines
+
+    def recording(*args, joins=None, **kwargs):
+        sets = [] if joins is None else joins[4].tolist()
+        read.append([compiled._layout.readings[i].words for i in sets])
+        return search(*args, joins=joins, **kwargs)
+
+    monkeypatch.setattr(_decoder, "search_lines", recording)
+    joined, looked_up = [["the", "retu", "rned", "man"]], [["the", "returned", "man"]]
+    calls = [joined, looked_up, joined] if first == "joined" else [looked_up, joined, looked_up]
+    for sequences in calls:
+        assert compiled.correct_tokens(sequences) == python.correct_tokens(sequences)
+    alone, with_candidates = ("returned",), compiled._free_readings("returned", False).words
+    assert len(with_candidates) > 1
+    if first == "joined":  # alone, then with the candidates the second call found
+        assert read == [[alone], [], [with_candidates]]
+    else:
+        assert read == [[], [with_candidates], []]
 
 
 def test_without_a_language_model_the_python_search_runs():
