@@ -50,6 +50,7 @@ from ._tokens import (
     mixed_case,
     split_core,
     split_token,
+    word_side,
 )
 from ._variants import modernisations
 
@@ -352,6 +353,7 @@ class NoisyChannelDecoder:
         self._readings_cache = {}
         self._call_readings = {}
         self._slots_cache = {}  # token -> its words (_slots)
+        self._sides_cache = {}  # token -> its word_side (_word_side)
         self._layout = Layout()  # the compiled search's tables (a corrector shares one)
 
     def candidates(self, observed):
@@ -732,6 +734,16 @@ class NoisyChannelDecoder:
         unknown = any(self._key(pieces[k]) not in self.words for j in noise for k in (j - 1, j + 1))
         return [core] if unknown else pieces
 
+    def _word_side(self, token):
+        """:func:`word_side` of ``token``, kept (``join_cost`` asks it of every token
+        twice, as each pair of neighbours is checked)."""
+        side = self._sides_cache.get(token, False)
+        if side is False:
+            if len(self._sides_cache) >= SLOTS_CACHE_SIZE:
+                self._sides_cache = {}  # bounded memory on long texts
+            side = self._sides_cache[token] = word_side(token)
+        return side
+
     def _slots(self, token):
         """The words of a token: ``(piece index, looked-up word, correctable, mixed)``
         each; ``mixed``: written in mixed case and priced by ``mixed_case_prior``."""
@@ -783,7 +795,7 @@ class NoisyChannelDecoder:
         the joined form must be a lexicon word and one of the two must not be
         (``a way`` stays two words).
         """
-        halves = join_halves(a, b)
+        halves = join_halves(a, b, self._word_side)
         if halves is None:
             return None
         core_a, core_b, trail_a = halves

@@ -144,20 +144,29 @@ def letter_digits(ocr_sequences, truth_sequences, min_count=5):
     return "".join(sorted(d for d, n in as_word.items() if n >= min_count and n > as_itself[d]))
 
 
-def join_halves(a, b):
+def word_side(token):
+    """``(leading punctuation, core, trailing punctuation)`` of a token whose core is
+    one correctable word (a side of :func:`join_halves`), else None."""
+    lead, core, trail = split_token(token)
+    if not core or len(split_core(core)) > 1 or not correctable(core):
+        return None
+    return lead, core, trail
+
+
+def join_halves(a, b, side=word_side):
     """``(core of a, core of b, what ends a)`` if tokens ``a`` and ``b`` have the shape of
     one word split in two, else None.
 
     ``a`` must end in its word or a line-break hyphen (``""`` or ``"-"``, the
-    third item), ``b`` start with its word, and each be one correctable word.
+    third item), ``b`` start with its word, and each be one correctable word
+    (``side``: :func:`word_side`, or a cache of it).
     """
-    _, core_a, trail_a = split_token(a)
-    lead_b, core_b, _ = split_token(b)
-    if trail_a not in ("", "-") or lead_b or not (core_a and core_b):
+    side_a = side(a)
+    side_b = side_a and side(b)
+    if not side_b:
         return None
-    if len(split_core(core_a)) > 1 or len(split_core(core_b)) > 1:
-        return None
-    if not (correctable(core_a) and correctable(core_b) and correctable(core_a + core_b)):
+    (_, core_a, trail_a), (lead_b, core_b, _) = side_a, side_b
+    if trail_a not in ("", "-") or lead_b or not correctable(core_a + core_b):
         return None
     return core_a, core_b, trail_a
 
