@@ -309,7 +309,7 @@ cdef void offer(Work *w, int64_t *n, double score, int64_t hyp, int64_t reading,
 
 
 cdef struct Line:
-    # What search_line reads besides the tables: the language model and the readings.
+    # What the search of every line reads: the language model, the readings and the beam.
     const Level *levels
     const int64_t *first_ctx
     int n_levels
@@ -330,7 +330,7 @@ cdef struct Line:
     int64_t beam
 
 
-cdef void set_groups(Work *w, int64_t n_hyps, int m) noexcept nogil:
+cdef inline void set_groups(Work *w, int64_t n_hyps, int m) noexcept nogil:
     """Each hypothesis's group: the first hypothesis with its state less the oldest word."""
     cdef int64_t h, g
     for h in range(n_hyps):
@@ -341,8 +341,8 @@ cdef void set_groups(Work *w, int64_t n_hyps, int m) noexcept nogil:
                 break
 
 
-cdef int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int64_t step, double rec,
-                            double extra) noexcept nogil:
+cdef inline int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int64_t step,
+                                   double rec, double extra) noexcept nogil:
     """Offer each hypothesis's readings of reading set ``step`` (``set_groups`` done),
     each costing ``extra`` more (a join's cost) and keeping the word ``rec`` less (its
     recurrences); return the number of states offered."""
@@ -350,22 +350,30 @@ cdef int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int64_t ste
     cdef int64_t r0 = ln.r_start[step], nr = ln.r_start[step + 1] - r0, v0 = ln.v_start[step]
     cdef double base, t, best, lm_k
     cdef Offer spare  # keep_cheapest's room for one item (an Offer or a Hit)
+    # (locals: the compiler keeps them in registers across the writes to w)
+    cdef const Level *levels = ln.levels
+    cdef const double *r_score = ln.r_score + r0
+    cdef const uint8_t *r_priced = ln.r_priced + r0
+    cdef const int64_t *r_word = ln.r_word + r0
+    cdef const int64_t *word_pred = ln.word_pred
+    cdef double coef = ln.coef
+    cdef bint use_lm = ln.use_lm
+    cdef int m = ln.m, n_levels = ln.n_levels
+    cdef int64_t w1 = ln.w1, beam = ln.beam
     w.now += 1  # a fresh table of states
     for h in range(n_hyps):
-        if ln.use_lm:
-            _history(w.ctx + h * ln.m, ln.m, w.hist, ln.m_lm)
-            context_index(ln.levels, ln.first_ctx, ln.n_levels, ln.w1, w.hist, ln.m_lm,
-                          w.level_ctx)
+        if use_lm:
+            _history(w.ctx + h * m, m, w.hist, ln.m_lm)
+            context_index(levels, ln.first_ctx, n_levels, w1, w.hist, ln.m_lm, w.level_ctx)
         base = w.score[h]
         if extra != 0.0:
             base = base + extra
         for k in range(nr):
             # (keeping the word: its recurrences in this call make it cheaper)
-            t = base + (ln.r_score[r0] - rec if k == 0 else ln.r_score[r0 + k])
+            t = base + (r_score[0] - rec if k == 0 else r_score[k])
             lm_k = 0.0
-            if ln.use_lm and ln.r_priced[r0 + k]:
-                lm_k = ln.coef * log_prob(ln.levels, ln.n_levels, ln.w1,
-                                          ln.word_pred[ln.r_word[r0 + k]], w.level_ctx)
+            if use_lm and r_priced[k]:
+                lm_k = coef * log_prob(levels, n_levels, w1, word_pred[r_word[k]], w.level_ctx)
                 t = t + lm_k
             w.lm[k] = lm_k
             w.ranked[k].d = t
@@ -380,18 +388,17 @@ cdef int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int64_t ste
             if t < w.ranked[0].d:
                 w.ranked[0].d = t
         n_rank = nr
-        if nr > ln.beam:  # only a hypothesis's beam cheapest readings can survive
-            n_rank = keep_cheapest(<char *> w.ranked, nr, sizeof(Hit), ln.beam, <char *> &spare)
+        if nr > beam:  # only a hypothesis's beam cheapest readings can survive
+            n_rank = keep_cheapest(<char *> w.ranked, nr, sizeof(Hit), beam, <char *> &spare)
         for j in range(n_rank):
             k = w.ranked[j].i
-            offer(w, &n_offers, w.ranked[j].d, h, k, w.group[h],
-                  ln.r_word[r0 + k] if ln.m else 0)
+            offer(w, &n_offers, w.ranked[j].d, h, k, w.group[h], r_word[k] if m else 0)
     return n_offers
 
 
-cdef int64_t keep_offers(const Line *ln, Work *w, int64_t n_offers, int64_t step, int64_t s,
-                         int64_t *n_nodes, double *score, int64_t *state, int64_t *ctx,
-                         int64_t *link) noexcept nogil:
+cdef inline int64_t keep_offers(const Line *ln, Work *w, int64_t n_offers, int64_t step,
+                                int64_t s, int64_t *n_nodes, double *score, int64_t *state,
+                                int64_t *ctx, int64_t *link) noexcept nogil:
     """The ``beam`` cheapest states offered, as hypotheses written to ``score``,
     ``state``, ``ctx`` and ``link``: read from a reading set ``step`` (a link to the
     reading, at step ``s``; a join: ``s`` = -1 - its index) or a word left as it is
