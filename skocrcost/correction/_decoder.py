@@ -354,6 +354,7 @@ class NoisyChannelDecoder:
         self._call_readings = {}
         self._slots_cache = {}  # token -> its words (_slots)
         self._sides_cache = {}  # token -> its word_side (_word_side)
+        self._cuts_cache = {}  # looked-up word -> whether it may be cut (_may_cut)
         self._layout = Layout()  # the compiled search's tables (a corrector shares one)
 
     def candidates(self, observed):
@@ -850,7 +851,34 @@ class NoisyChannelDecoder:
         self.candidates(looked_up)
         if self._compiled():
             return self._search_lines(sequences)
+        if self._kernel_reads():  # cuts: only the lines with a word that may be cut in Python
+            cut = [any(map(self._may_cut, self._cut_candidates(seq))) for seq in sequences]
+            uncut = [s for s, c in zip(sequences, cut) if not c]
+            plain = iter(self._search_lines(uncut) if uncut else ())
+            return [self._search(s)[0] if c else next(plain) for s, c in zip(sequences, cut)]
         return [self._search(seq)[0] for seq in sequences]
+
+    def _cut_candidates(self, tokens):
+        """The looked-up words of ``tokens`` that :meth:`_read` may cut (not joins')."""
+        return (o for t in tokens for _, o, fix, _ in self._slots(t) if fix)
+
+    def _may_cut(self, o):
+        """Whether :meth:`_read_cuts` reads the looked-up word ``o`` (of a token, not of a
+        join) as two or more lexicon words: an alphabetic word of no lexicon with a path
+        of lexicon words along it (:meth:`_pieces`); kept per word."""
+        may = self._cuts_cache.get(o)
+        if may is None:
+            may = False
+            if o not in self.words and o.isalpha():
+                pieces, reached = self._pieces(o), {0}
+                for p, ends in enumerate(pieces):
+                    if p in reached:
+                        reached.update(ends)
+                may = len(o) in reached
+            if len(self._cuts_cache) >= SLOTS_CACHE_SIZE:
+                self._cuts_cache = {}  # bounded memory on long texts
+            self._cuts_cache[o] = may
+        return may
 
     def correct_lines(self, lines, review=None, counts=None):
         """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs).
@@ -876,10 +904,15 @@ class NoisyChannelDecoder:
 
     # -- the compiled search ---------------------------------------------------------
     def _compiled(self):
-        """Whether ``_kernels.search_lines`` can search the lines: one-word readings,
-        and joins of two tokens into one (no cuts), with a Katz back-off language
+        """Whether ``_kernels.search_lines`` can search every line: no cuts
+        (:meth:`_kernel_reads`)."""
+        return self.split_cost is None and self._kernel_reads()
+
+    def _kernel_reads(self):
+        """Whether ``_kernels.search_lines`` can read a line without cuts: one-word
+        readings and joins of two tokens into one, with a Katz back-off language
         model or none."""
-        if self.split_cost is not None or self.context_size is None:
+        if self.context_size is None:
             return False
         return not self._uses_lm() or hasattr(self.language_model, "_katz_tables")
 

@@ -53,7 +53,7 @@ def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source,
     compiled = fixer._decoder()
     assert compiled._compiled()
     python = own_decoder(fixer)
-    python._compiled = lambda: False
+    python._kernel_reads = lambda: False  # (every line: the Python search)
     got = compiled.correct_tokens(sequences)
     assert got == python.correct_tokens(sequences)
     assert got != sequences  # the lines have errors the decoder corrects
@@ -62,8 +62,27 @@ def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source,
 def test_cuts_take_the_python_search(corrector):
     decoder = own_decoder(copy.copy(corrector).set_params(decoder__split_cost=5.0))
     assert not decoder._compiled()
-    decoder._search_lines = None  # (never called)
+    decoder._search_lines = None  # (never called: the line has a word that may be cut)
     assert decoder.correct_tokens([["ofthe", "house"]]) == [["of the", "house"]]
+
+
+@pytest.mark.parametrize("source", ["monographs (embedded sample)", "newspapers", "periodicals"])
+@pytest.mark.parametrize("joins", [None, 1.0])
+def test_with_cuts_only_lines_that_may_be_cut_take_the_python_search(corrector, source, joins):
+    sequences = [WHITESPACE.split(line)[::2] for line in lines_of(source)]
+    fixer = copy.copy(corrector).set_params(decoder__split_cost=5.0, decoder__join_cost=joins)
+    mixed, python = own_decoder(fixer), own_decoder(fixer)
+    assert not mixed._compiled()
+    python._kernel_reads = lambda: False
+    searched = []  # the lines the Python search reads
+    search = mixed._search
+    mixed._search = lambda tokens: searched.append(tokens) or search(tokens)
+    got = mixed.correct_tokens(sequences)
+    assert got == python.correct_tokens(sequences)
+    may_cut = [s for s in sequences if any(map(mixed._may_cut, mixed._cut_candidates(s)))]
+    assert searched == may_cut
+    assert 0 < len(may_cut) < len(sequences)
+    assert any(" " in token for fixed in got for token in fixed)  # some are cut
 
 
 @pytest.mark.parametrize("source", ["monographs (embedded sample)", "newspapers", "periodicals"])
@@ -81,7 +100,7 @@ def test_the_compiled_search_joins_tokens_where_the_python_search_does(corrector
     assert 0 < len(may_join) < len(sequences) / 2
     assert any("" in fixed for fixed in got)  # some are joined
     python = own_decoder(fixer)
-    python._compiled = lambda: False
+    python._kernel_reads = lambda: False  # (every line: the Python search)
     assert got == python.correct_tokens(sequences)
 
 
@@ -100,7 +119,7 @@ def test_a_word_only_a_join_reaches_is_read_as_the_python_search_reads_it(
     compiled, python = own_decoder(fixer), own_decoder(fixer)
     compiled._layout = Layout()  # (its own, and each its own kept readings: shared)
     compiled._readings_cache, python._readings_cache = {}, {}
-    python._compiled = lambda: False
+    python._kernel_reads = lambda: False  # (every line: the Python search)
     read = []  # the readings of each call's joins
     search = _decoder.search_lines
 
@@ -153,7 +172,7 @@ def test_the_layout_kept_across_calls_reads_lines_as_the_python_search(corrector
     lines = lines_of("newspapers")
     sequences = [WHITESPACE.split(line)[::2] for line in lines]
     python = own_decoder(fixer)
-    python._compiled = lambda: False
+    python._kernel_reads = lambda: False  # (every line: the Python search)
     for part in (sequences[:60], sequences[30:], sequences[:60]):
         compiled = own_decoder(fixer)
         if max_sets is not None:
