@@ -354,7 +354,7 @@ class NoisyChannelDecoder:
         self._call_readings = {}
         self._slots_cache = {}  # token -> its words (_slots)
         self._sides_cache = {}  # token -> its word_side (_word_side)
-        self._cuts_cache = {}  # looked-up word -> whether it may be cut (_may_cut)
+        self._cuts_cache = {}  # looked-up word -> its pieces if it may be cut (_cut_pieces)
         self._layout = Layout()  # the compiled search's tables (a corrector shares one)
 
     def candidates(self, observed):
@@ -657,8 +657,8 @@ class NoisyChannelDecoder:
         prior and LM score plus ``split_cost`` for every word after the first.
         Returns ``[(score, state, back)]``.
         """
-        pieces, n = self._pieces(o), len(o)
-        if not pieces or not pieces[0]:
+        pieces, n = self._cut_pieces(o), len(o)
+        if pieces is None:
             return []
         keep, weight = self._keep_known(), -self.lm_weight / self.normaliser
         at = [{} for _ in range(n + 1)]  # {state: (score, (parts so far, beam's back))}
@@ -852,33 +852,37 @@ class NoisyChannelDecoder:
         if self._compiled():
             return self._search_lines(sequences)
         if self._kernel_reads():  # cuts: only the lines with a word that may be cut in Python
-            cut = [any(map(self._may_cut, self._cut_candidates(seq))) for seq in sequences]
+            cut = [self._may_cut(seq) for seq in sequences]
             uncut = [s for s, c in zip(sequences, cut) if not c]
             plain = iter(self._search_lines(uncut) if uncut else ())
             return [self._search(s)[0] if c else next(plain) for s, c in zip(sequences, cut)]
         return [self._search(seq)[0] for seq in sequences]
 
-    def _cut_candidates(self, tokens):
-        """The looked-up words of ``tokens`` that :meth:`_read` may cut (not joins')."""
-        return (o for t in tokens for _, o, fix, _ in self._slots(t) if fix)
+    def _may_cut(self, tokens):
+        """Whether :meth:`_read` may cut a word of ``tokens`` (:meth:`_cut_pieces`)."""
+        words = (o for t in tokens for _, o, fix, _ in self._slots(t) if fix)
+        return any(self._cut_pieces(o) is not None for o in words)
 
-    def _may_cut(self, o):
-        """Whether :meth:`_read_cuts` reads the looked-up word ``o`` (of a token, not of a
-        join) as two or more lexicon words: an alphabetic word of no lexicon with a path
-        of lexicon words along it (:meth:`_pieces`); kept per word."""
-        may = self._cuts_cache.get(o)
-        if may is None:
-            may = False
+    def _cut_pieces(self, o):
+        """:meth:`_pieces` of the looked-up word ``o`` (of a token, not of a join) if
+        :meth:`_read_cuts` reads it as two or more lexicon words, else None: an
+        alphabetic word of no lexicon with a path of lexicon words along it.  Kept per
+        word: the Python search asks it at every reading of ``o``, and the choice of
+        search once per line."""
+        pieces = self._cuts_cache.get(o, False)
+        if pieces is False:
+            pieces = None
             if o not in self.words and o.isalpha():
                 pieces, reached = self._pieces(o), {0}
                 for p, ends in enumerate(pieces):
                     if p in reached:
                         reached.update(ends)
-                may = len(o) in reached
+                if len(o) not in reached:
+                    pieces = None
             if len(self._cuts_cache) >= SLOTS_CACHE_SIZE:
                 self._cuts_cache = {}  # bounded memory on long texts
-            self._cuts_cache[o] = may
-        return may
+            self._cuts_cache[o] = pieces
+        return pieces
 
     def correct_lines(self, lines, review=None, counts=None):
         """Correct each line; punctuation, case and spacing are kept (joined tokens lose theirs).
@@ -1021,12 +1025,7 @@ class NoisyChannelDecoder:
         ``mixed``: ``o`` was written in mixed case.
         """
         r = self._choose(o, mixed)
-        cut = (
-            self.split_cost is not None
-            and where[1] is not None
-            and o not in self.words
-            and o.isalpha()
-        )
+        cut = self.split_cost is not None and where[1] is not None  # (a token's word)
         start = np.array([s for s, _, _ in beam]) + extra
         lm = self._lm_scores(o, [c for _, c, _ in beam], mixed)
         total = start[:, None] + r.scores + lm
