@@ -114,7 +114,7 @@ def search_lines(
     n_lines = len(line_start) - 1
     if joins is None:
         joins = ([0] * (n_lines + 1), [], [], [], [], [])
-    join_start, *columns = ([x.item() if hasattr(x, "item") else x for x in a] for a in joins)
+    join_start, *columns = (np.asarray(a).tolist() for a in joins)
     n_sets = len(r_start) - 1
     if (
         len(join_start) != len(line_start)

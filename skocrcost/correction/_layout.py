@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from itertools import chain
+from itertools import accumulate, chain
 
 import numpy as np
 
@@ -180,16 +180,15 @@ class Batch:
         self.joins, self.join_start = [], [0]
 
     def add_line(self, tokens):
-        start = len(self.steps)
-        dec, tok_start = self.decoder, []
+        start, dec = len(self.steps), self.decoder
         for i, token in enumerate(tokens):
-            tok_start.append(len(self.steps) - start)
             for step, j in self.layout.steps(dec, token):
                 self.steps.append(step)
                 self.where.append(None if j is None else ((i, j), step))
         self.lines.append((start, len(self.steps)))
-        if dec.join_cost is not None:
-            tok_start.append(len(self.steps) - start)
+        if dec.join_cost is not None:  # (each token's first step in the line)
+            lengths = (len(self.layout.steps(dec, token)) for token in tokens)
+            tok_start = list(accumulate(lengths, initial=0))
             for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
                 joined = dec._joinable(a, b)
                 if joined is not None:
