@@ -8,10 +8,17 @@ out-of-lexicon held-out tokens (the split of ``correction_quality.py``) on one
 thread, as process CPU time; checks the first 20 against brute force.  Then
 the first 100 again, one per call with the index out of the CPU's caches, as
 a loop over lines meets it: each after a sweep over 64 MB, whose own time is
-subtracted (the best of three rounds).  With
-``n_twin``, the pure-Python twin also searches the first ``n_twin`` queries and
-reports how many trie nodes (DP columns) it computed per query (slow: about a
-second per query).
+subtracted (the best of three rounds).
+
+Then the corrector's searches, which have a largest cost: the 5 nearest words
+within 3 of the same tokens (an unknown word's candidates) and within 2 of 300
+held-out tokens that are lexicon words, by the split search (the default for
+a trie this size) and in one pass (``split=False``): the time of each (the best
+of three), checked equal; and the 5 nearest of the unknown words without a
+largest cost.  With ``n_twin``, the pure-Python twin also searches
+the first ``n_twin`` queries and reports how many trie nodes (DP columns) it
+computed per query, for the top 10 and for the 5 within 3 both ways (slow:
+about a second per query).
 """
 
 import resource
@@ -44,18 +51,50 @@ def main():
     print(f"{len(lexicon)} words, {index.n_nodes} trie nodes, {len(queries)} queries")
     print(f"top 10: {cpu / len(queries) * 1000:.2f} ms CPU per query (one thread)")
     print(f"the same, one per call out of the caches: {cold(index, queries[:100]) * 1000:.2f} ms")
+    one_pass = _index.LexiconIndex(metric._kernel, lexicon, split=False)
+    words = [x for x in X_test if x in known][:300]
+    for what, Q, bound in (("unknown", queries, 3.0), ("lexicon", words, 2.0)):
+        spent = {}
+        for name, ix in (("split", index), ("one pass", one_pass)):
+            best = np.inf
+            for _ in range(3):
+                start = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+                got = ix.kneighbors(Q, 5, 1, bound)
+                best = min(best, resource.getrusage(resource.RUSAGE_SELF).ru_utime - start)
+            spent[name] = best / len(Q) * 1000
+            if name == "split":
+                want = got
+            for x, y in zip(got, want, strict=True):
+                assert np.array_equal(x, y), "the split search disagrees with one pass"
+        print(
+            f"5 nearest within {bound:g} of {len(Q)} {what} words: {spent['split']:.3f} ms split, "
+            f"{spent['one pass']:.3f} ms in one pass ({spent['split'] / spent['one pass']:.2f}x)"
+        )
+    start = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    index.kneighbors(queries, 5, 1)
+    cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime - start
+    print(f"5 nearest of the unknown words, no largest cost: {cpu / len(queries) * 1000:.3f} ms")
     n_twin = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     if n_twin:
-        twin = _index_py.LexiconIndex(_dp_py.CostKernel(*metric._kernel._kernel_args()), lexicon)
-        visited = []
+        kernel = _dp_py.CostKernel(*metric._kernel._kernel_args())
+        twin = _index_py.LexiconIndex(kernel, lexicon)
+        twin_one = _index_py.LexiconIndex(kernel, lexicon, split=False)
+        visited, within = [], {True: [], False: []}
         for q in queries[:n_twin]:
             twin_dist, _ = twin.kneighbors([q], 10)
             assert np.array_equal(twin_dist[0], dist[queries.index(q)])
             visited.append(twin.visited)
+            for split, ix in ((True, twin), (False, twin_one)):
+                ix.kneighbors([q], 5, 1, 3.0)
+                within[split].append(ix.visited)
         columns = sum(map(len, lexicon))
         print(
             f"twin: {np.mean(visited):,.0f} trie nodes per query (min {min(visited):,}, "
             f"max {max(visited):,}) of {index.n_nodes:,}; brute force: {columns:,} DP columns"
+        )
+        print(
+            f"twin, 5 nearest within 3: {np.mean(within[True]):,.0f} trie nodes per query "
+            f"split (both tries), {np.mean(within[False]):,.0f} in one pass"
         )
 
 

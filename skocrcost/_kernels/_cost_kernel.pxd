@@ -81,6 +81,16 @@ cdef inline double sub_cost(const Table* t, int ia, int ib) noexcept nogil:
     return t.rowdef[ia] + t.coldef[ib]
 
 
+cdef inline Py_ssize_t dp_work_size(Py_ssize_t m) noexcept nogil:
+    """Doubles of work space dp_distance needs for a truth string of length m."""
+    return 5 * m + 3
+
+
+cdef double dp_distance(const Table* t, const int32_t* aid, const cp_t* acp, Py_ssize_t n,
+                        const int32_t* bid, const cp_t* bcp, Py_ssize_t m,
+                        double* work) noexcept nogil
+
+
 cdef class EncodedY:
     cdef list strings              # a copy of the list encoded (its str objects kept alive)
     cdef readonly object tables    # the _arrays of the kernel that encoded them

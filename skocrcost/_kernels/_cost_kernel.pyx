@@ -324,11 +324,6 @@ cdef inline void encode_str(const Table* t, str s, int32_t* ids, cp_t* cps) noex
             ids[i] = lookup(t, cps[i])
 
 
-cdef inline Py_ssize_t dp_work_size(Py_ssize_t m) noexcept nogil:
-    """Doubles of work space dp_distance needs for a truth string of length m."""
-    return 5 * m + 3
-
-
 cdef inline double dp_cell(double diag, double up, double left) noexcept nogil:
     """The cheapest of the three moves into a cell, as exact minima (minsd, no branch)."""
     diag = up if up < diag else diag

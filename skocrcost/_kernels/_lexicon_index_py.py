@@ -77,39 +77,57 @@ def char_masks(cp, size):
     )
 
 
+HALF = 0.5 * (1.0 + 1e-9)
+LOOSE = 1.0 + 1e-9
+SPLIT_MAX_K = 64
+SPLIT_MIN_NODES = 50_000
+
+
+class _Trie:
+    """One trie and what its bounds read: the twin of the compiled ``Trie`` records."""
+
+    def __init__(self, kernel, words):
+        self.trie = build_trie(list(words))
+        cp = self.trie[0]
+        self.nid = [kernel._ids.get(int(c), 0) for c in cp]
+        ins = [kernel._ins[b] for b in self.nid[1:]]
+        self.min_ins = min(ins) if ins else 0.0
+        self.char_masks, chars, bits = char_masks(cp, self.trie[2])
+        self.bit = dict(zip(chars.tolist(), bits.tolist(), strict=True))
+        self.lex_ids = sorted(set(self.nid[1:]))
+
+
 class LexiconIndex:
     """Twin of ``_lexicon_index.LexiconIndex`` (see there for the parameters)."""
 
-    def __init__(self, kernel, words):
+    def __init__(self, kernel, words, split=None):
         if len(kernel._kernel_args()) != N_KERNEL_ARGS:
             raise TypeError("the trie index reads single-character cost tables only")
         if not words:
             raise ValueError("the lexicon is empty; at least one word is needed")
         self.kernel = kernel
         self.n_words = len(words)
-        self.trie = build_trie(list(words))
-        cp, depth = self.trie[0], self.trie[1]
-        self.max_depth = int(depth.max())
-        self._nid = [kernel._ids.get(int(c), 0) for c in cp]
-        ins = [kernel._ins[b] for b in self._nid[1:]]
-        self._min_ins = min(ins) if ins else 0.0
-        self.char_masks, chars, bits = char_masks(cp, self.trie[2])
-        self._bit = dict(zip(chars.tolist(), bits.tolist(), strict=True))
-        self._lex_ids = sorted(set(self._nid[1:]))
+        self._words = list(words)
+        self._forward = _Trie(kernel, words)
+        self.split = split if split is not None else self.n_nodes >= SPLIT_MIN_NODES
+        self._backward = _Trie(kernel, [w[::-1] for w in words]) if self.split else None
+        self.trie = self._forward.trie
+        self.char_masks = self._forward.char_masks
+        self.max_depth = int(self.trie[1].max())
         self.visited = 0  # nodes whose column was computed by the last search
 
     @property
     def n_nodes(self):
-        return len(self.trie[0])
+        return len(self._forward.trie[0])
 
-    def _column(self, v, query, aid, dl, sufdel, columns, chars):
+    def _column(self, tr, v, query, aid, dl, sufdel, columns, chars):
         """Compute node v's column from its parent's; return the subtree's lower bound."""
-        cp, depth, size, lo, hi, end_ptr, ends = self.trie
+        cp, depth, size, lo, hi, end_ptr, ends = tr.trie
         k = self.kernel
         n = len(query)
         j = int(depth[v])
         par, col = columns[j - 1], columns[j]
-        b, c = self._nid[v], int(cp[v])
+        b, c = tr.nid[v], int(cp[v])
         ib = k._ins[b]
         col[0] = par[0] + ib
         for i in range(n):
@@ -118,7 +136,7 @@ class LexiconIndex:
         self.visited += 1
         # The character bound: the OCR characters after row i that no word below has.
         qbit, cm = chars
-        mask = int(self.char_masks[v])
+        mask = int(tr.char_masks[v])
         miss = [0.0] * (n + 1)
         for i in range(n - 1, -1, -1):
             miss[i] = miss[i + 1] + (0.0 if mask & qbit[i] else cm[i])
@@ -128,11 +146,11 @@ class LexiconIndex:
             if r > hi[v] - j:
                 rem = (r - (hi[v] - j)) * sufdel[i]
             else:
-                rem = (lo[v] - j - r) * self._min_ins if r < lo[v] - j else 0.0
+                rem = (lo[v] - j - r) * tr.min_ins if r < lo[v] - j else 0.0
             lb = min(lb, (col[i] + max(rem, miss[i])) * SLACK)
         return lb
 
-    def _start(self, query):
+    def _start(self, tr, query):
         """A query's search state, the root's column computed: the arguments of
         :meth:`_column` after ``v`` and ``query``.  Nodes visited in preorder
         then each find their parent's column in ``columns``."""
@@ -144,44 +162,84 @@ class LexiconIndex:
         columns = [[0.0] * (n + 1) for _ in range(self.max_depth + 1)]
         for i in range(n):
             columns[0][i + 1] = columns[0][i] + dl[i]
-        return aid, dl, sufdel, columns, self._char_costs(query, aid, dl)
+        return aid, dl, sufdel, columns, self._char_costs(tr, query, aid, dl)
 
-    def _char_costs(self, query, aid, dl):
+    def _char_costs(self, tr, query, aid, dl):
         """Each OCR character's mask bit (0: no lexicon word has it) and its cost
         where it cannot be matched: the cheaper of its deletion and its cheapest
         substitution into another lexicon character (id 0 stands for many)."""
-        qbit = [self._bit.get(ord(c), 0) for c in query]
+        qbit = [tr.bit.get(ord(c), 0) for c in query]
         cm = [
-            min([d] + [self.kernel._sub(a, b) for b in self._lex_ids if b != a or b == 0])
+            min([d] + [self.kernel._sub(a, b) for b in tr.lex_ids if b != a or b == 0])
             for a, d in zip(aid, dl, strict=True)
         ]
         return qbit, cm
 
-    def _offer(self, v, columns, found):
-        """Offer the words ending at node v."""
-        depth, end_ptr, ends = self.trie[1], self.trie[5], self.trie[6]
-        col = columns[int(depth[v])]
+    def _offer(self, tr, v, columns, found, forward=None):
+        """Offer the words ending at node v; in a backward pass (``forward``: the
+        query), at their distance summed forwards, unless found already."""
+        depth, end_ptr, ends = tr.trie[1], tr.trie[5], tr.trie[6]
+        d = columns[int(depth[v])][-1]
         for r in range(end_ptr[v], end_ptr[v + 1]):
-            found.add(col[-1], int(ends[r]))
+            i = int(ends[r])
+            if forward is None:
+                found.add(d, i)
+            elif d <= found.bound * LOOSE and all(i != h for _, h in found.hits):
+                found.add(self.kernel.distance(forward, self._words[i]), i)
 
     def _search(self, query, found):
-        """Walk the trie for one query, offering every word not pruned to ``found``.
+        """Walk the trie for one query, offering every word not pruned to ``found``;
+        a k-NN search of two characters or more in two passes (the compiled
+        ``search_split``): the forward one keeps to the words whose cell at row
+        ``m`` is within half the bound, the backward one, on the reversed words
+        and query, to those whose cell at row ``n - m`` is."""
+        n = len(query)
+        if (
+            not self.split
+            or isinstance(found, _Within)
+            or found.k > SPLIT_MAX_K
+            or n < 2
+            or found.bound == np.inf
+        ):
+            return self._walk(self._forward, query, found, None, 1.0, None)
+        m = n // 2
+        self._walk(self._forward, query, found, m, 1.0, None)
+        return self._walk(self._backward, query[::-1], found, n - m, LOOSE, query)
 
-        The nodes spelling the query's prefixes first, then the rest of their
-        subtrees from the deepest up (the compiled search's order).
-        """
-        cp, size = self.trie[0], self.trie[2]
-        state = self._start(query)
+    def _walk(self, tr, query, found, anchor, loose, forward):
+        """One pass: the nodes spelling the query's prefixes first, then the rest of
+        their subtrees from the deepest up (the compiled search's order).  A node
+        none of whose ancestors has its cell at row ``anchor`` within half the
+        bound is left when none of its cells up to that row is."""
+        cp, size, depth = tr.trie[0], tr.trie[2], tr.trie[1]
+        state = self._start(tr, query)
         columns = state[3]
-        self._offer(0, columns, found)
+        anchored = [False] * (self.max_depth + 1)
+        anchored[0] = anchor is None or columns[0][anchor] <= found.bound * loose * HALF
+
+        def may_lead(v):
+            j = int(depth[v])
+            if anchored[j - 1]:
+                anchored[j] = True
+                return True
+            col, half = columns[j], found.bound * loose * HALF
+            if min(col[: anchor + 1]) > half:
+                return False
+            anchored[j] = col[anchor] <= half
+            return True
+
+        def visit(v):
+            """Whether v's subtree is searched (its column computed, its words offered)."""
+            if self._column(tr, v, query, *state) > found.bound * loose or not may_lead(v):
+                return False
+            self._offer(tr, v, columns, found, forward)
+            return True
+
+        self._offer(tr, 0, columns, found, forward)
 
         def walk(v, end):
             while v < end:
-                if self._column(v, query, *state) > found.bound:
-                    v += int(size[v])
-                    continue
-                self._offer(v, columns, found)
-                v += 1
+                v += 1 if visit(v) else int(size[v])
 
         path, path_lb = [0], [None]
         while len(path) - 1 < len(query):
@@ -191,12 +249,15 @@ class LexiconIndex:
                 u += int(size[u])
             if u >= stop:
                 break
+            lb = self._column(tr, u, query, *state)
+            if not may_lead(u):
+                break  # (the walk from its parent meets it, and prunes it)
             path.append(u)
-            path_lb.append(self._column(u, query, *state))
-            self._offer(u, columns, found)
+            path_lb.append(lb)
+            self._offer(tr, u, columns, found, forward)
         for i in range(len(path) - 1, -1, -1):
             u = path[i]
-            if i > 0 and path_lb[i] > found.bound:
+            if i > 0 and path_lb[i] > found.bound * loose:
                 continue
             if i == len(path) - 1:
                 walk(u + 1, u + int(size[u]))

@@ -27,18 +27,24 @@ def brute_kneighbors(metric, Q, words, k):
     return np.take_along_axis(D, order, axis=1), order
 
 
-def both(costs, words):
+def both(costs, words, split=None):
     tables = CostTables.from_dicts(**costs)
-    compiled = _index.LexiconIndex(WeightedLevenshtein.from_tables(tables)._kernel, words)
-    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
+    kernel = WeightedLevenshtein.from_tables(tables)._kernel
+    compiled = _index.LexiconIndex(kernel, words, split)
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words, split)
     return compiled, twin
 
 
+# Small tries are searched in one pass unless told otherwise: both ways, everywhere.
+split_or_not = pytest.mark.parametrize("split", [False, True], ids=["one-pass", "split"])
+
+
+@split_or_not
 @settings(max_examples=150, deadline=None)
 @given(cost_dicts(), lexicons, queries, st.integers(1, 12), st.integers(1, 3))
-def test_kneighbors_equal_twin_and_brute_force(costs, words, Q, k, threads):
+def test_kneighbors_equal_twin_and_brute_force(split, costs, words, Q, k, threads):
     k = min(k, len(words))
-    compiled, twin = both(costs, words)
+    compiled, twin = both(costs, words, split)
     got = compiled.kneighbors(Q, k, threads)
     for x, y in zip(got, twin.kneighbors(Q, k), strict=True):
         np.testing.assert_array_equal(x, y)
@@ -53,14 +59,15 @@ def brute_within(metric, Q, words, k, max_distance):
     return dist, ind
 
 
+@split_or_not
 @settings(max_examples=150, deadline=None)
 @given(cost_dicts(), lexicons, queries, st.integers(1, 12), st.floats(0, 4), st.integers(1, 3))
 def test_kneighbors_within_a_distance_equal_twin_and_brute_force(
-    costs, words, Q, k, max_distance, threads
+    split, costs, words, Q, k, max_distance, threads
 ):
     """The k nearest within ``max_distance``: the k nearest, those beyond it dropped."""
     k = min(k, len(words))
-    compiled, twin = both(costs, words)
+    compiled, twin = both(costs, words, split)
     got = compiled.kneighbors(Q, k, threads, max_distance)
     for x, y in zip(got, twin.kneighbors(Q, k, 1, max_distance), strict=True):
         np.testing.assert_array_equal(x, y)
@@ -145,34 +152,41 @@ def test_char_masks_give_the_rarest_characters_one_shared_bit():
 )
 def test_every_subtree_bound_is_at_most_its_nearest_word(costs, words, Q):
     """The pruning bound of every node (lengths and characters below) never exceeds the
-    distance of any word below it: pruning is exact for any non-negative costs."""
+    distance of any word below it: pruning is exact for any non-negative costs.  So
+    in the trie of the reversed words, for the reversed query (a split search's
+    backward pass): the same distances, summed the other way."""
     tables = CostTables.from_dicts(**costs)
-    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
-    _, _, size, _, _, end_ptr, ends = twin.trie
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words, split=True)
     D = WeightedLevenshtein.from_tables(tables).pairwise(Q, words)
-    for q, query in enumerate(Q):
-        state = twin._start(query)
-        for v in range(1, twin.n_nodes):  # preorder: the parent's column is ready
-            bound = twin._column(v, query, *state)
-            below = ends[end_ptr[v] : end_ptr[v + size[v]]]
-            assert bound <= D[q, below].min()
+    for tr, way in ((twin._forward, 1), (twin._backward, -1)):
+        _, _, size, _, _, end_ptr, ends = tr.trie
+        for q, query in enumerate(Q):
+            state = twin._start(tr, query[::way])
+            for v in range(1, len(size)):  # preorder: the parent's column is ready
+                bound = twin._column(tr, v, query[::way], *state)
+                below = ends[end_ptr[v] : end_ptr[v + size[v]]]
+                assert bound <= D[q, below].min()
 
 
+@split_or_not
 @settings(max_examples=60, deadline=None)
 @given(
     cost_dicts(alphabet=CORE + EXOTIC + "!~"),
     st.lists(wide_text, min_size=1, max_size=40),
     st.lists(wide_text, max_size=4),
     st.integers(1, 5),
+    st.floats(0, 6),
 )
-def test_kneighbors_with_more_characters_than_mask_bits(costs, words, Q, k):
+def test_kneighbors_with_more_characters_than_mask_bits(split, costs, words, Q, k, max_distance):
     k = min(k, len(words))
-    compiled, twin = both(costs, words)
-    got = compiled.kneighbors(Q, k)
-    for x, y in zip(got, twin.kneighbors(Q, k), strict=True):
-        np.testing.assert_array_equal(x, y)
-    for x, y in zip(got, brute_kneighbors(compiled.kernel, Q, words, k), strict=True):
-        np.testing.assert_array_equal(x, y)
+    compiled, twin = both(costs, words, split)
+    for bound in (np.inf, max_distance):
+        got = compiled.kneighbors(Q, k, 1, bound)
+        for x, y in zip(got, twin.kneighbors(Q, k, 1, bound), strict=True):
+            np.testing.assert_array_equal(x, y)
+        want = brute_within(compiled.kernel, Q, words, k, bound)
+        for x, y in zip(got, want, strict=True):
+            np.testing.assert_array_equal(x, y)
 
 
 def test_character_bound_with_a_shared_bit_and_cheap_substitutions():
@@ -194,6 +208,11 @@ def test_character_bound_with_a_shared_bit_and_cheap_substitutions():
     assert len(set("".join(words))) > 63 and index.char_masks[0] >> np.uint64(63) == 1
     for k in (1, 7):
         for x, y in zip(index.kneighbors(Q, k), brute_kneighbors(wl, Q, words, k), strict=True):
+            np.testing.assert_array_equal(x, y)
+    split = _index.LexiconIndex(wl._kernel, words, split=True)
+    for k, bound in ((1, 3.0), (7, 5.0), (7, 9.0)):
+        want = brute_within(wl, Q, words, k, bound)
+        for x, y in zip(split.kneighbors(Q, k, 1, bound), want, strict=True):
             np.testing.assert_array_equal(x, y)
     offsets, dist, ind = index.radius_neighbors(Q, 2.0)
     D = wl.pairwise(Q, words)
@@ -227,6 +246,45 @@ def test_pruning_skips_most_of_a_real_lexicon(shared_lexicon):
         np.testing.assert_array_equal(x, y)
 
 
+def test_split_search_of_real_ocr_words_computes_fewer_columns_for_the_same_words(
+    shared_lexicon,
+):
+    """Learned costs, the words of a real lexicon and misread words: the split search
+    (the default for a trie this size) finds the same nearest words within the
+    corrector's bounds as one pass and as brute force, computing fewer DP columns
+    (the twin counts them)."""
+    from skocrcost import EditCostEstimator
+    from skocrcost.datasets import load_icdar2017_sample
+
+    X, y = load_icdar2017_sample("tokens")
+    metric = EditCostEstimator(k=0.5).fit(X[:3000], y[:3000]).metric_
+    words = shared_lexicon
+    known = set(words)
+    Q = list(dict.fromkeys(x for x in X[3000:] if x not in known and x.isalpha()))[:40]
+    compiled = _index.LexiconIndex(metric._kernel, words)
+    assert compiled.split and compiled.n_nodes >= _index.SPLIT_MIN_NODES
+    one_pass = _index.LexiconIndex(metric._kernel, words, split=False)
+    for k, bound in ((5, 3.0), (5, 2.0), (30, 3.0)):
+        got = compiled.kneighbors(Q, k, 1, bound)
+        for x, y in zip(got, one_pass.kneighbors(Q, k, 1, bound), strict=True):
+            np.testing.assert_array_equal(x, y)
+        want = brute_within(compiled.kernel, Q[:10], words, k, bound)
+        for x, y in zip((a[:10] for a in got), want, strict=True):
+            np.testing.assert_array_equal(x, y)
+    kernel = _dp_py.CostKernel(*metric._kernel._kernel_args())
+    columns = []
+    for split in (False, True):
+        twin = _index_py.LexiconIndex(kernel, words[::4], split)
+        got = twin.kneighbors(Q[:6], 5, 1, 3.0)
+        want = _index.LexiconIndex(metric._kernel, words[::4], split=False).kneighbors(
+            Q[:6], 5, 1, 3.0
+        )
+        for x, y in zip(got, want, strict=True):
+            np.testing.assert_array_equal(x, y)
+        columns.append(twin.visited)
+    assert columns[1] < 0.8 * columns[0]
+
+
 def test_index_pickles_and_rejects_bad_input():
     index = _index.LexiconIndex(
         WeightedLevenshtein({("0", "O"): 0.1})._kernel, ["OCR", "ORC", "cow"]
@@ -234,6 +292,9 @@ def test_index_pickles_and_rejects_bad_input():
     clone = pickle.loads(pickle.dumps(index))
     for x, y in zip(clone.kneighbors(["0CR"], 2), index.kneighbors(["0CR"], 2), strict=True):
         np.testing.assert_array_equal(x, y)
+    split = pickle.loads(pickle.dumps(_index.LexiconIndex(index.kernel, ["OCR", "cow"], True)))
+    assert split.split and not clone.split  # (the reversed words, spelled from the trie)
+    assert split.kneighbors(["0CR"], 2, 1, 5.0)[1].tolist() == [[0, 1]]
     assert clone.kneighbors(["0CR"], 1)[0][0, 0] == pytest.approx(0.1)
     with pytest.raises(ValueError, match="empty"):
         _index.LexiconIndex(WeightedLevenshtein()._kernel, [])
@@ -332,7 +393,8 @@ unit_text = st.text(alphabet="ab", max_size=5)
 )
 def test_twin_search_with_ties_at_the_bound_equals_brute_force(words, Q, k, radius):
     """Unit costs on two letters: distances tie, and many a word lies exactly at the
-    k-th distance or at the radius, where a bound a little too high prunes it."""
+    k-th distance or at the radius, where a bound a little too high prunes it.  A
+    split search also meets a word in both passes: it is kept once."""
     k = min(k, len(words))
     tables = CostTables.from_dicts()
     twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
@@ -340,8 +402,13 @@ def test_twin_search_with_ties_at_the_bound_equals_brute_force(words, Q, k, radi
     for x, y in zip(twin.kneighbors(Q, k), brute_kneighbors(metric, Q, words, k), strict=True):
         np.testing.assert_array_equal(x, y)
     within = brute_within(metric, Q, words, k, radius)
-    for x, y in zip(twin.kneighbors(Q, k, 1, float(radius)), within, strict=True):
-        np.testing.assert_array_equal(x, y)  # a word exactly at max_distance is kept
+    for split in (
+        twin,
+        _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words, split=True),
+        _index.LexiconIndex(metric._kernel, words, split=True),
+    ):
+        for x, y in zip(split.kneighbors(Q, k, 1, float(radius)), within, strict=True):
+            np.testing.assert_array_equal(x, y)  # a word exactly at max_distance is kept
     offsets, dist, ind = twin.radius_neighbors(Q, float(radius))
     D = metric.pairwise(Q, words)
     for q in range(len(Q)):
