@@ -38,13 +38,13 @@ loop over lines, a word costs half as much so.
 
 Near the root every bound lets most nodes through: within a cost of 3 (about
 three OCR errors), a word's first three characters may be almost anything.  So
-a k-nearest search within a largest distance, in a large trie, is split
-(``search_split``): a path to a word within the bound b crosses the middle row
-of the query, and the cost before the crossing or the cost after it is at most
-b / 2.  One pass walks the trie and leaves a subtree once no path into it can
-cross within b / 2 before; another walks a second trie, of the reversed words,
-with the reversed query, for the cost after.  Each prunes near its root by half
-the bound: on OCR words, half as many columns for the same words.
+a k-nearest search within a largest distance is split (``search_split``): a
+path to a word within the bound b crosses the middle row of the query, and the
+cost before the crossing or the cost after it is at most b / 2.  One pass walks
+the trie and leaves a subtree once no path into it can cross within b / 2
+before; another walks a second trie, of the reversed words, with the reversed
+query, for the cost after.  Each prunes near its root by half the bound: on
+OCR words, three fifths of the columns for the same words.
 """
 
 import numpy as np
@@ -74,12 +74,6 @@ cdef double LOOSE = 1.0 + 1e-9
 # Split k-NN searches keep at most this many hits (a word the backward pass meets
 # again is looked for among them).
 cdef Py_ssize_t SPLIT_MAX_K = 64
-
-# Tries of fewer nodes are searched in one pass: near the root of a small trie the
-# walk is short already, and a second pass costs more than it saves (words seen in
-# training, 21,300 nodes: -5 % time for 5 nearest within 3, +8 % for 30; a lexicon of
-# 233,000 nodes: -26 % to -42 %).
-SPLIT_MIN_NODES = 50_000
 
 # Cache the substitution rows of a query up to this many doubles (small alphabets).
 cdef Py_ssize_t SUB_CACHE = 1 << 16
@@ -604,7 +598,7 @@ cdef int search_split(const Table* t, const Trie* tr, const Trie* rtr, Query* q,
     b / 2 (``may_lead``); the backward pass walks the trie of the reversed words
     (``rtr``) with the reversed query and does the same for the second half.
     Near the root, where a whole bound lets most nodes through, half of it
-    prunes most: on OCR words a third as many columns, for the same words.
+    prunes most: on OCR words, three fifths of the columns, for the same words.
     """
     cdef Py_ssize_t i, n = q.n, m = n // 2
     q.anchor = m
@@ -953,7 +947,7 @@ def trie_words(tuple trie, Py_ssize_t n_words):
     return words
 
 
-def _rebuild(kernel, trie, n_words, split=None):
+def _rebuild(kernel, trie, n_words, split=True):
     obj = LexiconIndex.__new__(LexiconIndex)
     obj._set(kernel, trie, n_words, split=split)
     return obj
@@ -968,11 +962,10 @@ cdef class LexiconIndex:
         The costs (a ``WeightedLevenshtein``); the distance is ``kernel.distance(query, word)``.
     words : list of str
         The lexicon; duplicates are kept, each a neighbour of its own.
-    split : bool, optional
+    split : bool, default=True
         Whether k-nearest searches within a largest distance run in two passes
-        (``search_split``, which keeps a second trie, of the reversed words);
-        by default, for tries of ``SPLIT_MIN_NODES`` nodes or more.  The same
-        results either way.
+        (``search_split``, which keeps a second trie, of the reversed words).
+        The same results either way.
     """
 
     cdef readonly CostKernel kernel
@@ -990,7 +983,7 @@ cdef class LexiconIndex:
         root first): read from the node records, which hold them."""
         return self._owners[0]["mask"][: self.tr.n_nodes]
 
-    def __init__(self, CostKernel kernel not None, list words not None, split=None):
+    def __init__(self, CostKernel kernel not None, list words not None, bint split=True):
         if len(kernel._kernel_args()) != N_KERNEL_ARGS:
             raise TypeError("the trie index reads single-character cost tables only")
         if not words:
@@ -1002,7 +995,7 @@ cdef class LexiconIndex:
         return self._rowners is not None
 
     def _set(self, CostKernel kernel, tuple trie, Py_ssize_t n_words, list words=None,
-             split=None):
+             bint split=True):
         kernel._check()
         cp, depth, size, lo, hi, end_ptr, ends = trie
         if cp.shape[0] > MAX_NODES or ends.shape[0] > MAX_NODES:
@@ -1017,7 +1010,7 @@ cdef class LexiconIndex:
                              f"index holds words of up to {MAX_WORD}")
         self._owners = _records(kernel, trie, &self.tr)
         self._rowners = None
-        if split if split is not None else self.tr.n_nodes >= SPLIT_MIN_NODES:
+        if split:
             if words is None:  # (unpickled: the trie spells them)
                 words = trie_words(trie, n_words)
             self._rowners = _records(kernel, build_trie([w[::-1] for w in words]), &self.rtr)

@@ -80,7 +80,6 @@ def char_masks(cp, size):
 HALF = 0.5 * (1.0 + 1e-9)
 LOOSE = 1.0 + 1e-9
 SPLIT_MAX_K = 64
-SPLIT_MIN_NODES = 50_000
 
 
 class _Trie:
@@ -100,7 +99,7 @@ class _Trie:
 class LexiconIndex:
     """Twin of ``_lexicon_index.LexiconIndex`` (see there for the parameters)."""
 
-    def __init__(self, kernel, words, split=None):
+    def __init__(self, kernel, words, split=True):
         if len(kernel._kernel_args()) != N_KERNEL_ARGS:
             raise TypeError("the trie index reads single-character cost tables only")
         if not words:
@@ -109,7 +108,7 @@ class LexiconIndex:
         self.n_words = len(words)
         self._words = list(words)
         self._forward = _Trie(kernel, words)
-        self.split = split if split is not None else self.n_nodes >= SPLIT_MIN_NODES
+        self.split = split
         self._backward = _Trie(kernel, [w[::-1] for w in words]) if self.split else None
         self.trie = self._forward.trie
         self.char_masks = self._forward.char_masks

@@ -35,7 +35,7 @@ def both(costs, words, split=None):
     return compiled, twin
 
 
-# Small tries are searched in one pass unless told otherwise: both ways, everywhere.
+# Searches within a largest distance are split unless told otherwise: both ways.
 split_or_not = pytest.mark.parametrize("split", [False, True], ids=["one-pass", "split"])
 
 
@@ -156,7 +156,7 @@ def test_every_subtree_bound_is_at_most_its_nearest_word(costs, words, Q):
     in the trie of the reversed words, for the reversed query (a split search's
     backward pass): the same distances, summed the other way."""
     tables = CostTables.from_dicts(**costs)
-    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words, split=True)
+    twin = _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words)
     D = WeightedLevenshtein.from_tables(tables).pairwise(Q, words)
     for tr, way in ((twin._forward, 1), (twin._backward, -1)):
         _, _, size, _, _, end_ptr, ends = tr.trie
@@ -209,10 +209,9 @@ def test_character_bound_with_a_shared_bit_and_cheap_substitutions():
     for k in (1, 7):
         for x, y in zip(index.kneighbors(Q, k), brute_kneighbors(wl, Q, words, k), strict=True):
             np.testing.assert_array_equal(x, y)
-    split = _index.LexiconIndex(wl._kernel, words, split=True)
-    for k, bound in ((1, 3.0), (7, 5.0), (7, 9.0)):
+    for k, bound in ((1, 3.0), (7, 5.0), (7, 9.0)):  # (split searches)
         want = brute_within(wl, Q, words, k, bound)
-        for x, y in zip(split.kneighbors(Q, k, 1, bound), want, strict=True):
+        for x, y in zip(index.kneighbors(Q, k, 1, bound), want, strict=True):
             np.testing.assert_array_equal(x, y)
     offsets, dist, ind = index.radius_neighbors(Q, 2.0)
     D = wl.pairwise(Q, words)
@@ -250,9 +249,8 @@ def test_split_search_of_real_ocr_words_computes_fewer_columns_for_the_same_word
     shared_lexicon,
 ):
     """Learned costs, the words of a real lexicon and misread words: the split search
-    (the default for a trie this size) finds the same nearest words within the
-    corrector's bounds as one pass and as brute force, computing fewer DP columns
-    (the twin counts them)."""
+    (the default) finds the same nearest words within the corrector's bounds as one
+    pass and as brute force, computing fewer DP columns (the twin counts them)."""
     from skocrcost import EditCostEstimator
     from skocrcost.datasets import load_icdar2017_sample
 
@@ -262,7 +260,7 @@ def test_split_search_of_real_ocr_words_computes_fewer_columns_for_the_same_word
     known = set(words)
     Q = list(dict.fromkeys(x for x in X[3000:] if x not in known and x.isalpha()))[:40]
     compiled = _index.LexiconIndex(metric._kernel, words)
-    assert compiled.split and compiled.n_nodes >= _index.SPLIT_MIN_NODES
+    assert compiled.split
     one_pass = _index.LexiconIndex(metric._kernel, words, split=False)
     for k, bound in ((5, 3.0), (5, 2.0), (30, 3.0)):
         got = compiled.kneighbors(Q, k, 1, bound)
@@ -292,9 +290,9 @@ def test_index_pickles_and_rejects_bad_input():
     clone = pickle.loads(pickle.dumps(index))
     for x, y in zip(clone.kneighbors(["0CR"], 2), index.kneighbors(["0CR"], 2), strict=True):
         np.testing.assert_array_equal(x, y)
-    split = pickle.loads(pickle.dumps(_index.LexiconIndex(index.kernel, ["OCR", "cow"], True)))
-    assert split.split and not clone.split  # (the reversed words, spelled from the trie)
-    assert split.kneighbors(["0CR"], 2, 1, 5.0)[1].tolist() == [[0, 1]]
+    one_pass = pickle.loads(pickle.dumps(_index.LexiconIndex(index.kernel, ["OCR", "cow"], False)))
+    assert clone.split and not one_pass.split  # (the reversed words, spelled from the trie)
+    assert clone.kneighbors(["0CR"], 2, 1, 5.0)[1].tolist() == [[0, 1]]
     assert clone.kneighbors(["0CR"], 1)[0][0, 0] == pytest.approx(0.1)
     with pytest.raises(ValueError, match="empty"):
         _index.LexiconIndex(WeightedLevenshtein()._kernel, [])
@@ -402,12 +400,12 @@ def test_twin_search_with_ties_at_the_bound_equals_brute_force(words, Q, k, radi
     for x, y in zip(twin.kneighbors(Q, k), brute_kneighbors(metric, Q, words, k), strict=True):
         np.testing.assert_array_equal(x, y)
     within = brute_within(metric, Q, words, k, radius)
-    for split in (
+    for index in (
         twin,
-        _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words, split=True),
-        _index.LexiconIndex(metric._kernel, words, split=True),
+        _index_py.LexiconIndex(_dp_py.CostKernel(*tables.kernel_args()), words, split=False),
+        _index.LexiconIndex(metric._kernel, words),
     ):
-        for x, y in zip(split.kneighbors(Q, k, 1, float(radius)), within, strict=True):
+        for x, y in zip(index.kneighbors(Q, k, 1, float(radius)), within, strict=True):
             np.testing.assert_array_equal(x, y)  # a word exactly at max_distance is kept
     offsets, dist, ind = twin.radius_neighbors(Q, float(radius))
     D = metric.pairwise(Q, words)
