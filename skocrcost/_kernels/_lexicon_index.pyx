@@ -196,7 +196,6 @@ cdef struct Query:
     uint8_t* anchored         # per depth: the node on the walk's path there, or a node
                               # above it, has its cell at row ``anchor`` within half the bound
     int64_t* pathv            # the node on the walk's path at each depth
-    double loose              # the bound's factor the pass prunes by
     const int32_t* faid       # backward pass: the query forwards, whose distance to a
     const cp_t* facp          # word it finds is computed as the forward walk computes it
     double* fwork             # (dp_distance's work space, and the word's ids and code
@@ -435,6 +434,19 @@ cdef inline bint holds(const Found* f, int64_t i) noexcept nogil:
     return False
 
 
+cdef inline double pass_bound(const Query* q, const Found* f) noexcept nogil:
+    """The bound a pass prunes by: the k-th best distance (or the radius), widened
+    in a split search's backward pass, whose sums round in the other order."""
+    return f.bound * LOOSE if q.faid != NULL else f.bound
+
+
+cdef inline bint anchored_at(const Query* q, Py_ssize_t j, double half) noexcept nogil:
+    """Whether the column at depth j (its band stored) has its cell at row
+    ``anchor`` within ``half``."""
+    return (q.band_lo[j] <= q.anchor <= q.band_hi[j]
+            and q.stack[j * (q.n + 1) + q.anchor] <= half)
+
+
 cdef inline bint may_lead(Query* q, Py_ssize_t j, double bound) noexcept nogil:
     """Whether a word below the node at depth j (its column on the stack, its band
     stored) may be one this pass of a split search finds, a word whose cell at row
@@ -453,7 +465,7 @@ cdef inline bint may_lead(Query* q, Py_ssize_t j, double bound) noexcept nogil:
         low = col[i] if col[i] < low else low
     if low > half:
         return False
-    q.anchored[j] = q.band_lo[j] <= q.anchor <= q.band_hi[j] and col[q.anchor] <= half
+    q.anchored[j] = anchored_at(q, j, half)
     return True
 
 
@@ -482,7 +494,7 @@ cdef int walk(const Table* t, const Trie* tr, Py_ssize_t u, Py_ssize_t skip, Que
             top -= 1
             continue
         q.next[top] = c + 1
-        bound = f.bound * q.loose
+        bound = pass_bound(q, f)
         if c == skip or node_column(t, tr, c, q, bound) > bound:
             continue
         if not may_lead(q, top + 1, bound):
@@ -554,11 +566,10 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
         q.stack[i + 1] = q.stack[i] + q.dl[i]
     # The root's band: the cells within the bound, a prefix (the column only grows).
     i = n
-    while i > 0 and q.stack[i] > f.bound * q.loose:
+    while i > 0 and q.stack[i] > pass_bound(q, f):
         i -= 1
-    store_band(q, 0, 0, i, f.bound * q.loose, 0.0)
-    q.anchored[0] = q.anchor < 0 or (
-        q.anchor <= i and q.stack[q.anchor] <= f.bound * q.loose * HALF)
+    store_band(q, 0, 0, i, pass_bound(q, f), 0.0)
+    q.anchored[0] = q.anchor < 0 or anchored_at(q, 0, pass_bound(q, f) * HALF)
     if offer_ends(t, tr, 0, q, f) < 0:
         return -1
     path[0] = 0
@@ -569,8 +580,8 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
             u += 1
         if u >= stop:
             break
-        lb = node_column(t, tr, u, q, f.bound * q.loose)
-        if not may_lead(q, L + 1, f.bound * q.loose):
+        lb = node_column(t, tr, u, q, pass_bound(q, f))
+        if not may_lead(q, L + 1, pass_bound(q, f)):
             break  # (the walk from its parent meets it, and prunes it)
         L += 1
         path[L] = u
@@ -579,7 +590,7 @@ cdef int search(const Table* t, const Trie* tr, Query* q, int64_t* path, double*
         if offer_ends(t, tr, u, q, f) < 0:
             return -1
     for i in range(L, -1, -1):
-        if i > 0 and path_lb[i] > f.bound * q.loose:
+        if i > 0 and path_lb[i] > pass_bound(q, f):
             continue
         if walk(t, tr, path[i], path[i + 1] if i < L else -1, q, f) < 0:
             return -1
@@ -610,7 +621,6 @@ cdef int search_split(const Table* t, const Trie* tr, const Trie* rtr, Query* q,
     q.faid, q.facp = q.aid, q.acp
     q.aid, q.acp = raid, racp
     q.anchor = n - m
-    q.loose = LOOSE
     if q.cached != NULL:  # (the rows are per query position)
         memset(q.cached, 0, t.n)
     return search(t, rtr, q, path, path_lb, f)
@@ -669,7 +679,6 @@ cdef Hit* search_one(const Table* t, const Trie* tr, const Trie* rtr, Py_ssize_t
     q.pathv = levels + 2 * (max_depth + 1) if levels != NULL else NULL
     q.anchored = anchored
     q.anchor = -1
-    q.loose = 1.0
     q.faid = NULL
     q.facp = NULL
     q.fwork = fwork

@@ -200,17 +200,19 @@ class LexiconIndex:
             or n < 2
             or found.bound == np.inf
         ):
-            return self._walk(self._forward, query, found, None, 1.0, None)
+            return self._walk(self._forward, query, found)
         m = n // 2
-        self._walk(self._forward, query, found, m, 1.0, None)
-        return self._walk(self._backward, query[::-1], found, n - m, LOOSE, query)
+        self._walk(self._forward, query, found, m)
+        return self._walk(self._backward, query[::-1], found, n - m, query)
 
-    def _walk(self, tr, query, found, anchor, loose, forward):
+    def _walk(self, tr, query, found, anchor=None, forward=None):
         """One pass: the nodes spelling the query's prefixes first, then the rest of
         their subtrees from the deepest up (the compiled search's order).  A node
         none of whose ancestors has its cell at row ``anchor`` within half the
-        bound is left when none of its cells up to that row is."""
+        bound is left when none of its cells up to that row is.  A backward pass
+        (``forward``: the query) prunes by a bound widened by ``LOOSE``."""
         cp, size, depth = tr.trie[0], tr.trie[2], tr.trie[1]
+        loose = 1.0 if forward is None else LOOSE
         state = self._start(tr, query)
         columns = state[3]
         anchored = [False] * (self.max_depth + 1)
