@@ -880,21 +880,20 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             or not _workers.may_start()
         ):
             return decoder.correct_lines(lines, review=self._review(record))
-        # (str.split: the decoder's tokens but the empty ones at a line's ends, which count nothing)
-        sequences = [line.split() for line in lines]
         noise = None
         if self._confidence() is not None and _workers.forks():
             # counted in a process of its own meanwhile (forked, it has the lines): the
             # batches wait for both
-            noise = _workers.started(_text_noise, self, None, sequences)
-        counts = decoder.word_counts(sequences)
+            noise = _workers.started(_text_noise, self, None, lines)
+        # (str.split: the decoder's tokens but the empty ones at a line's ends, which
+        # count nothing; the lines' tokens are not all held at once)
+        counts = decoder.word_counts(map(str.split, lines))
         if _workers.forks():
             # Every process meets the words the text repeats: their candidates are
             # searched here once, with every thread, and the processes start with them.
             bound = decoder.candidate_cache_size // 2
             decoder.candidates([w for w, n in counts.most_common(bound) if n > 1])
-        noise = _text_noise(self, None, sequences) if noise is None else noise()
-        del sequences
+        noise = _text_noise(self, None, lines) if noise is None else noise()
 
         size = _workers.BATCH_LINES
 
@@ -1215,10 +1214,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         return 1.0 - word_error_rate(y, list(self.predict(X)))
 
 
-def _text_noise(corrector, job, sequences):
-    """What the review reads of the whole text of ``sequences`` (None: nothing)."""
+def _text_noise(corrector, job, lines):
+    """What the review reads of the whole text of ``lines`` (None: nothing)."""
     confidence = corrector._confidence()
-    return None if confidence is None else confidence.text_facts(sequences)
+    return None if confidence is None else confidence.text_facts([s.split() for s in lines])
 
 
 def _correct_batch(corrector, batch, shared):

@@ -811,17 +811,29 @@ class NoisyChannelDecoder:
         """How often each looked-up word occurs in the sequences of tokens (as corrected:
         :meth:`_rewritten`), in the order they first use the words: the counts that
         ``recurrence_weight`` reads (:meth:`correct_tokens`)."""
-        return self._counted(self._rewritten_all(sequences))
+        tokens = Counter(chain.from_iterable(sequences))
+        if self._rewrites():  # each distinct token rewritten once (text repeats its tokens)
+            rewritten = Counter()
+            for token, n in tokens.items():
+                rewritten[self._rewritten(token)] += n
+            tokens = rewritten
+        return self._words_counted(tokens)
+
+    def _rewrites(self):
+        return self.recapitalise is not None or self.close_up is not None
 
     def _rewritten_all(self, sequences):
-        if self.recapitalise is None and self.close_up is None:
+        if not self._rewrites():
             return sequences
         return [[self._rewritten(t) for t in seq] for seq in sequences]
 
     def _counted(self, sequences):
-        # The words of each distinct token once (text repeats its tokens), counted.
+        return self._words_counted(Counter(chain.from_iterable(sequences)))
+
+    def _words_counted(self, tokens):
+        """The words of each distinct token of ``tokens`` (a Counter), counted."""
         counts = Counter()
-        for token, n in Counter(chain.from_iterable(sequences)).items():
+        for token, n in tokens.items():
             for _, w, fix, _ in self._slots(token):  # (its _words, without a list)
                 if fix:
                     counts[w] += n

@@ -120,6 +120,19 @@ def test_the_words_a_text_repeats_are_searched_once_before_the_processes_start(
     np.testing.assert_array_equal(got, want)
 
 
+def test_the_text_word_counts_are_those_of_its_tokens_as_corrected(lines):
+    """The caller counts each distinct token once, rewritten (closed up): the same
+    counts, in the same order, as the words of every token rewritten, and read
+    from lines split one at a time."""
+    decoder = pretrained_corrector()._decoder()
+    sequences = [line.split() for line in lines]
+    rewritten = decoder._rewritten_all(sequences)
+    assert rewritten != sequences  # (the rewriting changes some tokens here)
+    want = decoder._counted(rewritten)
+    got = decoder.word_counts(map(str.split, lines))
+    assert got == want and list(got) == list(want)
+
+
 def test_changes_unreviewed_are_listed_as_by_one_process(lines, spy):
     """``min_confidence=None``: every change made and listed, with a NaN confidence."""
     text = "\n".join(lines[:600])
