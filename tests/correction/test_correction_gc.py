@@ -107,6 +107,28 @@ def test_nested_blocks_freeze_once_and_an_error_unfreezes():
             raise RuntimeError("in the block")
     assert gc.get_freeze_count() == 0
     assert not _gc._holding
+    assert _gc._set_survivors_aside not in gc.callbacks
+
+
+def test_a_full_collection_in_the_block_sets_its_survivors_aside():
+    """A long call keeps making objects (its lines' tokens, the layout, the caches):
+    each full collection's survivors are set aside, so that the next one walks only
+    what was made since, not everything the call made."""
+    gc.collect()
+    callbacks = list(gc.callbacks)
+    with existing_objects_frozen(_gc.MIN_LINES):
+        frozen = gc.get_freeze_count()
+        kept = [[i] for i in range(10_000)]  # containers the call keeps (tracked)
+        gc.collect(1)  # (a younger generation's collection: nothing set aside)
+        assert gc.get_freeze_count() == frozen
+        gc.collect()
+        assert gc.get_freeze_count() >= frozen + len(kept)
+        more = [[i] for i in range(5_000)]
+        gc.collect()
+        assert gc.get_freeze_count() >= frozen + len(kept) + len(more)
+    # All of it the collector's again after the block, which leaves no callback.
+    assert gc.get_freeze_count() == 0
+    assert gc.callbacks == callbacks
 
 
 def test_what_the_caches_keep_leaves_the_collector_little_to_walk():
