@@ -61,7 +61,7 @@ def _set_survivors_aside(phase, info):
     long call (a text of 50,000 lines in one ``predict``) keeps making the lines'
     tokens, layout and caches, which every later full collection would walk again
     (a fifth of the time of such a call).  Each object is then walked by about one
-    full collection.  A forked worker process keeps the callback, and so does the
-    same for the batches it corrects."""
-    if phase == "stop" and info["generation"] == 2 and _holding:
+    full collection.  Registered only while the block's freeze holds; a forked
+    worker process keeps it, and so does the same for the batches it corrects."""
+    if phase == "stop" and info["generation"] == 2:
         gc.freeze()
