@@ -75,7 +75,6 @@ from skocrcost.correction import (
     word_error_rate,
 )
 from skocrcost.correction._confidence import _helps
-from skocrcost.correction._corrector import spread_blocks
 from skocrcost.correction._tokens import split_token
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 
@@ -94,8 +93,7 @@ def collections(n_test):
         X, y = read_pairs(DATA / path)
         block = BLOCK[name]
         held = [(i // block) % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1 for i in range(len(X))]
-        # whole blocks, spread over the collection
-        test = spread_blocks([i for i in range(len(X)) if held[i]], n_test, block)
+        test = fixed_blocks([i for i in range(len(X)) if held[i]], n_test, block)
         train = [i for i in range(len(X)) if not held[i]]
         out[name] = (
             [X[i] for i in train],
@@ -117,8 +115,17 @@ def collections(n_test):
 def confidence_lines(ocr, truth, k, block=20):
     """``k`` of a collection's training pairs: whole blocks of ``block`` lines, spread
     over it (a few pages from here and there)."""
-    chosen = spread_blocks(range(len(ocr)), k, block)
+    chosen = fixed_blocks(range(len(ocr)), k, block)
     return [ocr[i] for i in chosen], [truth[i] for i in chosen]
+
+
+def fixed_blocks(indices, n, block):
+    """The first ``n`` of ``indices`` in whole blocks of ``block``, one block in every
+    ``len(indices) // n``: the lines every figure of the docs was measured on (a fixed
+    choice; its last blocks are left out where ``len(indices) < 2 * n``)."""
+    indices = list(indices)
+    stride = max(1, len(indices) // n)
+    return [i for k, i in enumerate(indices) if (k // block) % stride == 0][:n]
 
 
 def ceiling(ocr, truth, words):

@@ -80,7 +80,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     classifier learned in ``fit`` gives it a probability of at least
     ``min_confidence`` of giving the tokens their true words.  ``fit`` learns it
     from the changes that a corrector fitted on the other lines makes to
-    held-out blocks of the training lines (at most ``CONFIDENCE_LINES``),
+    held-out blocks spread over all the training lines (at most
+    ``CONFIDENCE_LINES``: pairs from several collections all teach it),
     described by their shape (capitals, inner punctuation, digits, a
     possessive), what they do (edit and channel cost, lexicon words before and
     after, case or punctuation only), the language model's view of the old and
@@ -1287,11 +1288,16 @@ def english_words():
 
 def spread_blocks(indices, n, block):
     """At most ``n`` of ``indices``, in whole blocks of ``block`` consecutive ones spread
-    over them (one block in every ``len(indices) // n``): held-out lines that sample a
-    whole collection, a document's lines together."""
+    evenly over them, from the first block to near the last: held-out lines that sample
+    a whole collection (or every collection of lines that are several), a document's
+    lines together."""
     indices = list(indices)
-    stride = max(1, len(indices) // n)
-    return [i for k, i in enumerate(indices) if (k // block) % stride == 0][:n]
+    if len(indices) <= n:
+        return indices
+    starts = range(0, len(indices), block)
+    m = min(len(starts), -(-n // block))  # (the blocks that hold n)
+    chosen = (starts[j * len(starts) // m] for j in range(m))
+    return [i for s in chosen for i in indices[s : s + block]][:n]
 
 
 # Threads that have corrected with one corrector, each with its own decoder (_decoder):

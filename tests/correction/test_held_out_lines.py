@@ -1,0 +1,73 @@
+"""The training lines held out to learn the confidence of changes (and by
+OCRCorrectorCV to score its settings) sample all the lines, not only their start."""
+
+import math
+
+from conftest import read_pairs, shared_path
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skocrcost import OCRCorrector
+from skocrcost.correction._corrector import spread_blocks
+
+
+@given(
+    size=st.integers(0, 3000),
+    n=st.integers(1, 1000),
+    block=st.integers(1, 80),
+    offset=st.integers(0, 50),
+)
+def test_spread_blocks_takes_whole_blocks_from_all_over(size, n, block, offset):
+    indices = list(range(offset, offset + size))
+    chosen = spread_blocks(indices, n, block)
+    assert len(chosen) == min(n, size)
+    assert chosen == sorted(set(chosen)) and set(chosen) <= set(indices)
+    if size <= n:
+        return
+    # whole blocks: a block is taken from its start, and every chosen block but the
+    # last (cut at n) and the input's last (shorter) is taken whole
+    starts = sorted({(i - offset) // block for i in chosen})
+    for b in starts[:-1]:
+        whole = indices[b * block : (b + 1) * block]
+        assert set(whole) <= set(chosen)
+    assert indices[starts[-1] * block] in chosen
+    # spread: the first block, no gap between chosen blocks longer than the even
+    # share, and so blocks up to near the input's end
+    n_blocks, m = math.ceil(size / block), len(starts)
+    gap = math.ceil(n_blocks / m)
+    assert starts[0] == 0
+    assert all(b - a <= gap for a, b in zip(starts, starts[1:]))
+    assert starts[-1] >= n_blocks - gap
+
+
+def test_spread_blocks_reaches_the_end_of_lines_that_hold_fewer_than_twice_n():
+    # 10,000 lines, 6,000 wanted: one block in every one and two thirds, to the end
+    chosen = spread_blocks(range(10_000), 6_000, 50)
+    assert len(chosen) == 6_000
+    assert max(chosen) >= 9_900
+    assert sum(i >= 5_000 for i in chosen) >= 2_900
+
+
+class _Recording(OCRCorrector):
+    """An OCRCorrector that keeps the held-out lines its confidence learned from."""
+
+    CONFIDENCE_LINES = 400
+
+    def _confidence_from(self, X_seq, y_seq):
+        type(self).held_out = [" ".join(t for t in seq if t) for seq in X_seq]
+        return super()._confidence_from(X_seq, y_seq)
+
+
+def test_the_confidence_learns_from_every_collection_of_the_training_lines():
+    # Two collections one after the other: of the 600 lines held out (every fifth
+    # block of 50), the confidence takes 400, half from each, not the first 400.
+    mono, mono_truth = read_pairs(shared_path("icdar2017_engmono", "lines.tsv"))
+    news, news_truth = read_pairs(shared_path("bln600", "train.lines.tsv"))
+    X = mono[:1500] + news[:1500]
+    y = mono_truth[:1500] + news_truth[:1500]
+    _Recording().fit(X, y)
+    held = _Recording.held_out
+    assert len(held) == 400
+    first = {" ".join(line.split()) for line in mono[:1500]}
+    from_first = sum(line in first for line in held)
+    assert 150 <= from_first <= 250
