@@ -1295,7 +1295,7 @@ def spread_blocks(indices, n, block):
     if len(indices) <= n:
         return indices
     starts = range(0, len(indices), block)
-    m = min(len(starts), -(-n // block))  # (the blocks that hold n)
+    m = -(-n // block)  # (the blocks that hold n: at most len(starts), as n < len(indices))
     chosen = (starts[j * len(starts) // m] for j in range(m))
     return [i for s in chosen for i in indices[s : s + block]][:n]
 
