@@ -38,6 +38,11 @@ learn their confidence of changes anew from ``K`` line pairs of the collection t
 correct (``OCRCorrector.fit_confidence``): whole blocks of its training part, spread
 over it, as a user would transcribe a few pages of their own collection.
 
+With ``--confidence-fold F`` (1 to 4; 0, the default, is what ``fit`` does), each
+fitted corrector learns its confidence of changes from another set of held-out blocks
+of its training lines (``OCRCorrector.CONFIDENCE_FOLD``): how much the figures
+depend on the lines the confidence learns from.
+
 With ``--changes``, each run also reports the changes the corrector proposes to
 the held-out lines (``correct(text, return_confidence=True)``), each labelled
 by whether it helps as the confidence learns it (it gives its tokens their true
@@ -336,6 +341,13 @@ def main(argv=None):
         "many line pairs of the corrected collection (fit_confidence)",
     )
     parser.add_argument(
+        "--confidence-fold",
+        type=int,
+        default=0,
+        help="fitted runs: learn the confidence from this other set of held-out blocks "
+        "(OCRCorrector.CONFIDENCE_FOLD, 0-4)",
+    )
+    parser.add_argument(
         "--cv",
         default=None,
         help="fit OCRCorrectorCV with this param_grid (JSON, e.g. "
@@ -362,6 +374,10 @@ def main(argv=None):
         }
     runs = []
     k = args.confidence_lines
+    corrector_class = OCRCorrector
+    if args.confidence_fold:  # (a subclass: OCRCorrectorCV's clones keep the fold)
+        fold = {"CONFIDENCE_FOLD": args.confidence_fold}
+        corrector_class = type("OCRCorrector", (OCRCorrector,), fold)
     if args.pretrained:
         sample = set(load_icdar2017_sample("lines")[0])  # what it learned from
         for name, (X_train, y_train, X_test, y_test) in data.items():
@@ -397,12 +413,12 @@ def main(argv=None):
             y = [line for k in sources for line in data[k][1]]
             t0 = time.process_time()
             if args.cv:
-                corrector = OCRCorrector(estimator).set_params(**params)
+                corrector = corrector_class(estimator).set_params(**params)
                 search = OCRCorrectorCV(corrector, param_grid=json.loads(args.cv))
                 fixer = search.fit(X, y).best_estimator_
                 print(f"{name:12s} {kind:5s} OCRCorrectorCV chose {search.best_params_}")
             else:
-                fixer = OCRCorrector(estimator).set_params(**params).fit(X, y)
+                fixer = corrector_class(estimator).set_params(**params).fit(X, y)
             if k and kind == "cross":
                 fixer.fit_confidence(*confidence_lines(data[name][0], data[name][1], k))
                 kind = f"cross+{k}"

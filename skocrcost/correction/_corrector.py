@@ -590,6 +590,10 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     CONFIDENCE_BLOCK = 50
     CONFIDENCE_EVERY = 5
     CONFIDENCE_LINES = 6000
+    # Which of the CONFIDENCE_EVERY sets of blocks is held out (0: the last block of each
+    # run of CONFIDENCE_EVERY).  The confidence depends on the changes it learns from:
+    # benchmarks/cross_collection.py --confidence-fold measures by how much.
+    CONFIDENCE_FOLD = 0
 
     def _fit_confidence(self, X_seq, y_seq):
         """The confidence of changes, learned from the corrections that a corrector
@@ -601,7 +605,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         if n < 2 * every:
             return None
         block = min(block, max(1, n // (2 * every)))
-        held = [i for i in range(n) if (i // block) % every == every - 1]
+        fold = every - 1 - self.CONFIDENCE_FOLD % every
+        held = [i for i in range(n) if (i // block) % every == fold]
         held = spread_blocks(held, self.CONFIDENCE_LINES, block)
         chosen = set(held)
         rest = [i for i in range(n) if i not in chosen]
