@@ -3,6 +3,7 @@ OCRCorrectorCV to score its settings) sample all the lines, not only their start
 
 import math
 
+import pytest
 from conftest import read_pairs, shared_path
 from hypothesis import given
 from hypothesis import strategies as st
@@ -58,36 +59,36 @@ class _Recording(OCRCorrector):
         return super()._confidence_from(X_seq, y_seq)
 
 
-def _two_collections():
-    mono, mono_truth = read_pairs(shared_path("icdar2017_engmono", "lines.tsv"))
-    news, news_truth = read_pairs(shared_path("bln600", "train.lines.tsv"))
-    first = {" ".join(line.split()) for line in mono[:1500]}
-    return mono[:1500] + news[:1500], mono_truth[:1500] + news_truth[:1500], first
-
-
-def test_the_confidence_learns_from_every_collection_of_the_training_lines():
-    # Two collections one after the other: of the 600 lines held out (every fifth
-    # block of 50), the confidence takes 400, half from each, not the first 400.
-    X, y, first = _two_collections()
-    _Recording().fit(X, y)
-    held = _Recording.held_out
-    assert len(held) == 400
-    from_first = sum(line in first for line in held)
-    assert 150 <= from_first <= 250
-
-
 class _OtherFold(_Recording):
     CONFIDENCE_FOLD = 1
 
 
-def test_another_fold_holds_out_other_blocks_spread_as_far():
-    X, y, first = _two_collections()
+@pytest.fixture(scope="module")
+def held_out():
+    """The lines each fold's confidence learned from, fitted on two collections one
+    after the other (1,500 lines each), and the first collection's lines."""
+    mono, mono_truth = read_pairs(shared_path("icdar2017_engmono", "lines.tsv"))
+    news, news_truth = read_pairs(shared_path("bln600", "train.lines.tsv"))
+    X, y = mono[:1500] + news[:1500], mono_truth[:1500] + news_truth[:1500]
     _Recording().fit(X, y)
     _OtherFold().fit(X, y)
-    default, other = _Recording.held_out, _OtherFold.held_out
-    assert len(other) == 400
-    assert not set(default) & set(other)
-    assert 150 <= sum(line in first for line in other) <= 250
+    first = {" ".join(line.split()) for line in mono[:1500]}
+    return X, {0: _Recording.held_out, 1: _OtherFold.held_out}, first
+
+
+def test_the_confidence_learns_from_every_collection_of_the_training_lines(held_out):
+    # Of the 600 lines held out (every fifth block of 50), the confidence takes 400,
+    # half from each collection, not the first 400.
+    _, held, first = held_out
+    assert len(held[0]) == 400
+    assert 150 <= sum(line in first for line in held[0]) <= 250
+
+
+def test_another_fold_holds_out_other_blocks_spread_as_far(held_out):
+    X, held, first = held_out
+    assert len(held[1]) == 400
+    assert not set(held[0]) & set(held[1])
+    assert 150 <= sum(line in first for line in held[1]) <= 250
     # the blocks just before the default fold's: the fourth of every five blocks of 50
-    block = [i for i, line in enumerate(X) if " ".join(line.split()) == other[0]]
+    block = [i for i, line in enumerate(X) if " ".join(line.split()) == held[1][0]]
     assert block and block[0] // 50 % 5 == 3
