@@ -43,6 +43,10 @@ fitted corrector learns its confidence of changes from another set of held-out b
 of its training lines (``OCRCorrector.CONFIDENCE_FOLD``): how much the figures
 depend on the lines the confidence learns from.
 
+With ``--per-line``, each held-out line is corrected by a ``correct`` call of its
+own, as a loop over a file's lines does (the confidence then reads each line
+without the lines around it), rather than all of them by one ``predict`` call.
+
 With ``--changes``, each run also reports the changes the corrector proposes to
 the held-out lines (``correct(text, return_confidence=True)``), each labelled
 by whether it helps as the confidence learns it (it gives its tokens their true
@@ -360,11 +364,18 @@ def main(argv=None):
         help="also judge every change proposed: share helpful, confidence ROC AUC",
     )
     parser.add_argument(
+        "--per-line",
+        action="store_true",
+        help="correct each held-out line by a correct() call of its own (not with --changes)",
+    )
+    parser.add_argument(
         "--thresholds",
         default=None,
         help="comma-separated min_confidence values to correct with (no refit)",
     )
     args = parser.parse_args(argv)
+    if args.per_line and args.changes:
+        parser.error("--changes judges the changes of one call over the lines: not with --per-line")
     params = json.loads(args.params)
     estimator = None if args.estimator is None else EditCostEstimator(**json.loads(args.estimator))
     data = collections(args.n_test)
@@ -392,10 +403,11 @@ def main(argv=None):
             X_test, y_test = [X_test[j] for j in kept], [y_test[j] for j in kept]
             for threshold in _thresholds(args, fixer):
                 fixer.set_params(min_confidence=threshold)
-                result = evaluate(fixer, X_test, y_test, changes=args.changes)
+                result = evaluate(fixer, X_test, y_test, _line_by_line(args, fixer), args.changes)
                 result.update(
                     collection=name, run=f"pretrained+{k}" if k else "pretrained",
                     fit_seconds=fit_seconds, n_train=k, min_confidence=threshold,
+                    per_line=args.per_line,
                 )  # fmt: skip
                 runs.append(result)
                 report(result)
@@ -425,13 +437,16 @@ def main(argv=None):
             fit_seconds = time.process_time() - t0
             for threshold in _thresholds(args, fixer):
                 fixer.set_params(min_confidence=threshold)
-                result = evaluate(fixer, data[name][2], data[name][3], changes=args.changes)
+                result = evaluate(
+                    fixer, data[name][2], data[name][3], _line_by_line(args, fixer), args.changes
+                )
                 result.update(
                     collection=name,
                     run=kind,
                     fit_seconds=fit_seconds,
                     n_train=len(X),
                     min_confidence=fixer.min_confidence,
+                    per_line=args.per_line,
                 )
                 runs.append(result)
                 report(result)
@@ -452,6 +467,11 @@ def main(argv=None):
     if args.json:
         Path(args.json).write_text(json.dumps(runs, indent=1))
     return runs
+
+
+def _line_by_line(args, fixer):
+    """``fixer.correct`` with ``--per-line`` (a call per line), else None (one call)."""
+    return fixer.correct if args.per_line else None
 
 
 def _thresholds(args, fixer):

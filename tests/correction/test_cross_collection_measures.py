@@ -1,6 +1,7 @@
 """The measures of benchmarks/cross_collection.py, which the docs' tables come from: each
 OCR token judged against the truth it is aligned with, split and merged words included."""
 
+import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -78,3 +79,27 @@ def test_error_rates_are_over_the_truth(measures):
     assert q["wer_after"] == pytest.approx(1 / 3)
     assert q["cer_before"] == pytest.approx(3 / 5)  # "x" for "b", " d" extra
     assert q["lines_worse"] == 0.0
+
+
+def test_per_line_runs_a_call_per_line_and_judges_no_changes(measures):
+    from skocrcost.correction import word_error_rate
+    from skocrcost.datasets import pretrained_corrector
+
+    fixer = pretrained_corrector()
+    lines, truth = (
+        ["tbe Church of Englaud", "witb tbe cat"],
+        ["the Church of England", "with the cat"],
+    )
+    alone = [fixer.correct(line) for line in lines]
+    result = measures.evaluate(fixer, lines, truth, fixer.correct)
+    assert result["wer_after"] == pytest.approx(word_error_rate(truth, alone))
+    assert result["wer_after"] < result["wer_before"]
+    # the lines are what the given function made of them, not what predict makes
+    unchanged = measures.evaluate(fixer, lines, truth, lambda line: line)
+    assert unchanged["wer_after"] == unchanged["wer_before"]
+    per_line = measures._line_by_line(argparse.Namespace(per_line=True), fixer)
+    assert per_line == fixer.correct
+    assert measures._line_by_line(argparse.Namespace(per_line=False), fixer) is None
+    # --changes judges the changes of one call over all the lines: refused beside it
+    with pytest.raises(SystemExit):
+        measures.main(["--per-line", "--changes"])
