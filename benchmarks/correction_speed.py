@@ -16,8 +16,8 @@ punctuation kept.  Then a copy of the fitted corrector, without its caches,
 corrects them again with one ``correct`` call per line (cold), as a loop over
 a file's lines calls it.  With ``--tuned``, also the corrector
 ``OCRCorrectorCV`` tunes on the training lines (its default grid); with
-``--params '{"decoder__join_cost": 3}'``, also
-``OCRCorrector().set_params(decoder__join_cost=3)`` fitted on them (any
+``--params '{"decoder__join_cost": null, "rules": []}'``, also
+``OCRCorrector().set_params(decoder__join_cost=None, rules=[])`` fitted on them (any
 parameters, as JSON; the decoding weights as ``decoder__<weight>``).  Each run is
 repeated ``--repeat`` times (default 3), the runs alternating, each cold run on
 a copy without caches.  Prints the tokens per CPU second of every run
@@ -250,7 +250,7 @@ def main(argv=None):
         "--params",
         default="{}",
         help="also OCRCorrector().set_params(**params) fitted alike (JSON, e.g. "
-        '{"decoder__join_cost": 3})',
+        '{"decoder__join_cost": null})',
     )
     parser.add_argument(
         "--growth", action="store_true", help="only the fixed cost of a call as caches fill"

@@ -35,7 +35,7 @@ from . import _persist
 from ._align import token_pairs, training_words
 from ._confidence import UNREVIEWED, ChangeConfidence, ChangeFeatures
 from ._decoder import MAX_COST, NoisyChannelDecoder
-from ._decoding import Decoder, decoder_from_flat
+from ._decoding import Decoder, decoder_as_saved
 from ._layout import Layout
 from ._priors import _mixed_case_prior, _real_word_counts, _Spelling, _UnigramPrior
 from ._rules import SURFACE, SurfaceRules, check_rules, pop_fix_flags
@@ -156,11 +156,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         is tuned like any parameter.  "katz": ``KatzBackoffLM(order=3)``.  Wrap
         a model fitted on other text in ``sklearn.frozen.FrozenEstimator`` to
         use it as it is.  None: the word prior (``prior_weight``) alone.
-    rules : collection of str, default=()
+    rules : collection of str, default=("hyphens",)
         The surface rules learned from the training pairs
         (:attr:`surface_rules_`) that :meth:`correct` and :meth:`predict` on
-        sequences apply; none by default (each helps on some collections and
-        harms on others).  Any of:
+        sequences apply; ``"hyphens"`` by default, the one that held on every
+        collection measured (the others help on some collections and harm on
+        others: docs/correction.md, "Tuning"); ``()`` applies none.  Any of:
 
         * ``"punctuation"``: replace the punctuation before and after each word
           by what the training pairs show it usually stands for (OCR ``,.``
@@ -325,7 +326,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
 
     >>> text, changes = fixer.correct("Tbe Church of Englaud", return_confidence=True)
     >>> [(c.original, c.corrected, round(c.confidence, 2), c.applied) for c in changes]
-    [('Tbe', 'The', 0.45, False), ('Englaud', 'England', 0.96, True)]
+    [('Tbe', 'The', 0.31, False), ('Englaud', 'England', 0.92, True)]
 
     Small examples, on tokens (a token is a line of one word):
 
@@ -390,7 +391,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         lexicon="english",
         language_model="katz",
         decoder=None,
-        rules=(),
+        rules=("hyphens",),
         min_confidence=0.75,
         n_jobs=None,
     ):
@@ -1151,7 +1152,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         # A corrector pickled before min_confidence existed learned no confidence.
         state.setdefault("min_confidence", None)
         state.setdefault("rules", tuple(pop_fix_flags(state)))  # pickled before rules existed
-        decoder_from_flat(state)  # pickled before the weights became a Decoder
+        decoder_as_saved(state, state.pop("_decoder_defaults", None))
         if "neighbors_" in state:
             state.setdefault("confidence_", None)
             state.setdefault("keep_old_spellings_", True)
@@ -1166,6 +1167,7 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
     def __getstate__(self):
         state = dict(super().__getstate__())  # (a copy: it may be the object's __dict__)
         state.pop("_caches_", None)  # rebuilt on use
+        state["_decoder_defaults"] = Decoder().get_params()  # what decoder=None stands for
         found = state.get("_word_candidates_")
         if found is not None:  # four arrays, not two per word (see pack_candidates)
             packed = _persist.pack_candidates(found[1], self.lexicon_)

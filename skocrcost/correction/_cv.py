@@ -31,8 +31,8 @@ DECODING = frozenset({f"decoder__{name}" for name in WEIGHTS} | {"rules", "min_c
 NEW_CHANGES = ("decoder__join_cost", "decoder__split_cost", "rules")
 
 # The default grid: decoding weights that hold on collections the corrector was not
-# fitted on.  join_cost, which follows a transcription convention, is left to a user's
-# own grid (docs/correction.md, "Tuning").
+# fitted on.  join_cost and rules, which follow a transcription convention (and need a
+# fit per value), are left to a user's own grid (docs/correction.md, "Tuning").
 DEFAULT_GRID = {"decoder__lm_weight": [0.5, 1.0, 2.0], "decoder__reject_margin": [0.0, 3.0]}
 
 
@@ -60,8 +60,9 @@ class OCRCorrectorCV(StringInputMixin, BaseEstimator):
         Decoding parameters of ``corrector`` and the values to try (a grid, as
         :class:`~sklearn.model_selection.GridSearchCV` takes).  None means
         ``{"decoder__lm_weight": [0.5, 1.0, 2.0], "decoder__reject_margin":
-        [0.0, 3.0]}``; add ``"decoder__join_cost": [None, 3.0]`` when the
-        training pairs come from the collection to correct.  The weights of
+        [0.0, 3.0]}``; add ``"decoder__join_cost": [None, 3.0]`` to let the
+        training pairs say whether their truth closes up words broken at a line
+        end.  The weights of
         :class:`~skocrcost.correction.Decoder` are named ``decoder__<weight>``,
         as scikit-learn names a part's parameters.
     cv : int, default=3

@@ -58,7 +58,7 @@ class Decoder(BaseEstimator):
         words (lost spaces: ``ofthe`` -> ``of the``, ``SirRobert`` -> ``Sir Robert``);
         the cut wins when its cost plus each word's real-word prior and language-model
         surprisal beats the best single word.  None never cuts.
-    join_cost : float or None, default=None
+    join_cost : float or None, default=3.0
         In :meth:`OCRCorrector.correct` and :meth:`OCRCorrector.predict` on sequences,
         the nats of joining two neighbouring tokens into one word (a spurious space,
         ``retu rned`` -> ``returned``, where the joined form must be a lexicon word and
@@ -68,8 +68,9 @@ class Decoder(BaseEstimator):
         with a hyphen where they meet when the training lines mostly write such a join
         so (``surface_rules_.join``: ``de sired`` -> ``de-sired`` where the truth keeps
         the hyphens of the printed page's line ends); in :meth:`OCRCorrector.predict`
-        the second token comes back as ``""``.  None never joins.  Set ``split_cost``
-        and ``join_cost`` before :meth:`OCRCorrector.fit`: the confidence of changes
+        the second token comes back as ``""``.  None never joins (where the ground
+        truth keeps the hyphen and the space of a word broken at a line end).  Set
+        ``split_cost`` and ``join_cost`` before :meth:`OCRCorrector.fit`: the confidence of changes
         learns from the cuts and joins the decoder then makes.
     recurrence_weight : float, default=0.0
         In :meth:`OCRCorrector.correct` and :meth:`OCRCorrector.predict`, the nats by
@@ -128,7 +129,7 @@ class Decoder(BaseEstimator):
         real_word_prior=0.99,
         real_word_smoothing=None,
         split_cost=None,
-        join_cost=None,
+        join_cost=3.0,
         recurrence_weight=0.0,
         variant_weight=0.0,
         beam_width=8,
@@ -150,12 +151,19 @@ class Decoder(BaseEstimator):
 WEIGHTS = tuple(Decoder().get_params())
 
 
-def decoder_from_flat(params):
-    """Move the weights of ``params`` (an OCRCorrector's, as pickled or saved before
-    they became a Decoder) into its ``"decoder"``: a Decoder, or None where every
-    weight has its default."""
+def decoder_as_saved(params, defaults):
+    """Give ``params`` (a saved or pickled OCRCorrector's) the Decoder it was fitted
+    with: the weights saved one by one (before they became a Decoder) moved into its
+    ``"decoder"``, and a ``"decoder"`` of None made ``Decoder(**defaults)`` where
+    ``defaults`` (``Decoder().get_params()`` when it was saved) are not today's, so
+    that a corrector decodes as it did when saved.  ``defaults`` None: saved before
+    they were stored, when ``join_cost`` was None by default."""
+    now = Decoder().get_params()
+    if defaults is None:
+        defaults = {**now, "join_cost": None}
+    saved = {name: defaults.get(name, value) for name, value in now.items()}
     flat = {name: params.pop(name) for name in WEIGHTS if name in params}
-    if flat and params.get("decoder") is None:
-        decoder = Decoder(**flat)
-        params["decoder"] = None if decoder.get_params() == Decoder().get_params() else decoder
+    if params.get("decoder") is None:
+        decoder = Decoder(**{**saved, **flat})
+        params["decoder"] = None if decoder.get_params() == now else decoder
     return params

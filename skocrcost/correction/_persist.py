@@ -25,7 +25,7 @@ from .. import _persist
 from ..estimator import EditCostEstimator
 from ..lm import KatzBackoffLM, _Level
 from ._confidence import ChangeConfidence
-from ._decoding import Decoder, decoder_from_flat
+from ._decoding import Decoder, decoder_as_saved
 from ._priors import _Spelling
 from ._rules import SurfaceRules, pop_fix_flags
 from ._trees import FIELDS, BoostedTrees
@@ -297,6 +297,8 @@ def corrector_to_json(corrector, english_words):
     return {
         KEY: FORMAT_VERSION,
         "params": encode(params),
+        # What decoder=None stood for: a later version's defaults do not change it.
+        "decoder_defaults": Decoder().get_params(),
         "estimator": _unfrozen(corrector.estimator_)._to_json(include_references=False),
         "lexicon": stored,
         "log_prior": encode(corrector.log_prior_),
@@ -355,7 +357,7 @@ def _corrector(cls, data, where, english_words):
     params.setdefault("rules", pop_fix_flags(params))  # files written before rules existed
     if isinstance(params.get("decoder"), dict):
         params["decoder"] = Decoder(**params["decoder"]["Decoder"])
-    decoder_from_flat(params)  # files written before the weights became a Decoder
+    decoder_as_saved(params, data.get("decoder_defaults"))
     estimator = EditCostEstimator._from_json(data["estimator"], where)
     stored = data["lexicon"]
     if "english_after" in stored:

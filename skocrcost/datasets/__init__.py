@@ -126,9 +126,12 @@ def pretrained_corrector(name="en-historical"):
     rules learned from the embedded ICDAR 2017 sample (:func:`load_icdar2017_sample`,
     3,537 lines); the shipped English words (:func:`load_english_words`) and the
     sample's words seen twice as the lexicon; the confidence of changes learned
-    (:meth:`~skocrcost.OCRCorrector.fit_confidence`) from its 24,566 changes to
+    (:meth:`~skocrcost.OCRCorrector.fit_confidence`) from its 26,167 changes to
     41,130 lines of the ICDAR 2017 monographs and periodicals, made at
-    ``min_confidence=0.7``.  The file holds derived statistics only.  The docs
+    ``min_confidence=0.7``.  It neither joins tokens nor closes up words with a
+    half that is a word (``Decoder(join_cost=None)``, ``rules=()``): whether a
+    collection's ground truth closes up words broken at a line end differs from
+    one collection to the next.  The file holds derived statistics only.  The docs
     page "Pretrained models" gives what it does to collections (word error rate
     before and after, lines made worse); ``skocrcost correct FILE`` uses it by
     default.

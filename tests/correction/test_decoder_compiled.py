@@ -5,6 +5,7 @@ import copy
 import numpy as np
 import pytest
 from conftest import own_decoder, read_pairs, shared_path
+from sklearn.base import clone
 
 from skocrcost._kernels import openmp_max_threads
 from skocrcost.correction._layout import Layout
@@ -15,6 +16,15 @@ from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 @pytest.fixture(scope="module")
 def corrector():
     return pretrained_corrector()
+
+
+def tuned(corrector, **params):
+    """A copy of ``corrector`` with ``params`` set, its decoder cloned first: a shallow
+    copy shares the shipped corrector's Decoder, which the module's other tests read."""
+    fixer = copy.copy(corrector)
+    if fixer.decoder is not None:
+        fixer.decoder = clone(fixer.decoder)
+    return fixer.set_params(**params)
 
 
 def lines_of(source):
@@ -48,7 +58,7 @@ SETTINGS = {
 @pytest.mark.parametrize("setting", list(SETTINGS))
 def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source, setting):
     lines = lines_of(source)
-    fixer = copy.copy(corrector).set_params(**SETTINGS[setting])
+    fixer = tuned(corrector, **SETTINGS[setting])
     sequences = [WHITESPACE.split(line)[::2] for line in lines]
     compiled = fixer._decoder()
     assert compiled._compiled()
@@ -60,7 +70,7 @@ def test_the_compiled_search_reads_lines_as_the_python_search(corrector, source,
 
 
 def test_cuts_take_the_python_search(corrector):
-    decoder = own_decoder(copy.copy(corrector).set_params(decoder__split_cost=5.0))
+    decoder = own_decoder(tuned(corrector, decoder__split_cost=5.0))
     assert not decoder._compiled()
     decoder._search_lines = None  # (never called: the line has a word that may be cut)
     assert decoder.correct_tokens([["ofthe", "house"]]) == [["of the", "house"]]
@@ -70,7 +80,7 @@ def test_cuts_take_the_python_search(corrector):
 @pytest.mark.parametrize("joins", [None, 1.0])
 def test_with_cuts_only_lines_that_may_be_cut_take_the_python_search(corrector, source, joins):
     sequences = [WHITESPACE.split(line)[::2] for line in lines_of(source)]
-    fixer = copy.copy(corrector).set_params(decoder__split_cost=5.0, decoder__join_cost=joins)
+    fixer = tuned(corrector, decoder__split_cost=5.0, decoder__join_cost=joins)
     mixed, python = own_decoder(fixer), own_decoder(fixer)
     assert not mixed._compiled()
     python._kernel_reads = lambda: False
@@ -91,7 +101,7 @@ def test_the_compiled_search_joins_tokens_where_the_python_search_does(corrector
     (the parametrised test above holds every line equal): enough of them here that
     joins are taken, and a join is read as the Python search reads it."""
     sequences = [WHITESPACE.split(line)[::2] for line in lines_of(source)]
-    fixer = copy.copy(corrector).set_params(decoder__join_cost=1.0)
+    fixer = tuned(corrector, decoder__join_cost=1.0)
     compiled = own_decoder(fixer)
     assert compiled._compiled()
     compiled._search = None  # (never called)
@@ -115,7 +125,7 @@ def test_a_word_only_a_join_reaches_is_read_as_the_python_search_reads_it(
     call comes first."""
     from skocrcost.correction import _decoder
 
-    fixer = copy.copy(corrector).set_params(decoder__join_cost=1.0)
+    fixer = tuned(corrector, decoder__join_cost=1.0)
     compiled, python = own_decoder(fixer), own_decoder(fixer)
     compiled._layout = Layout()  # (its own, and each its own kept readings: shared)
     compiled._readings_cache, python._readings_cache = {}, {}
@@ -153,9 +163,9 @@ def test_without_a_language_model_the_python_search_runs():
 
 def test_n_jobs_set_after_fit_reaches_both_searches_and_changes_nothing(corrector):
     lines = lines_of("monographs (embedded sample)")
-    one = copy.copy(corrector).set_params(n_jobs=1)
+    one = tuned(corrector, n_jobs=1)
     expected = one.predict(lines).tolist()
-    two = copy.copy(corrector).set_params(n_jobs=2)
+    two = tuned(corrector, n_jobs=2)
     decoder = two._decoder()
     assert decoder.n_threads == min(2, openmp_max_threads())
     assert decoder.neighbors.n_jobs == 2 and decoder.seen_neighbors.n_jobs == 2
@@ -167,7 +177,7 @@ def test_the_layout_kept_across_calls_reads_lines_as_the_python_search(corrector
     """Calls on one corrector share the compiled search's tables (its layout): each
     call reads its lines as the Python search does, the layout full or not (40: it
     is emptied again and again)."""
-    fixer = copy.copy(corrector).set_params(decoder__recurrence_weight=2.0)
+    fixer = tuned(corrector, decoder__recurrence_weight=2.0)
     fixer._caches_ = {}
     lines = lines_of("newspapers")
     sequences = [WHITESPACE.split(line)[::2] for line in lines]
@@ -233,7 +243,7 @@ def test_a_calls_arrays_are_the_size_of_its_lines_not_of_the_layout(corrector, m
     ``correct`` per line costs the same per line however long it has run."""
     from skocrcost.correction import _decoder
 
-    fixer = copy.copy(corrector).set_params(decoder__recurrence_weight=1.0)
+    fixer = tuned(corrector, decoder__recurrence_weight=1.0)
     for line in lines_of("newspapers"):
         fixer.correct(line)
     seen = []

@@ -11,7 +11,7 @@ from sklearn.base import clone
 
 from skocrcost import OCRCorrector, OCRCorrectorCV
 from skocrcost.correction import Decoder
-from skocrcost.correction._decoding import WEIGHTS, decoder_from_flat
+from skocrcost.correction._decoding import WEIGHTS, decoder_as_saved
 from skocrcost.correction._persist import decode, encode
 
 LEXICON = ["the", "cow"]
@@ -96,20 +96,22 @@ def test_the_cv_grid_names_the_weights_as_parameters_of_the_decoder():
 
 
 def test_flat_weights_of_older_pickles_and_files_become_a_decoder():
+    now = Decoder().get_params()
     params = {"lexicon": LEXICON, "lm_weight": 2.0, "beam_width": 4, "rules": ()}
-    decoder_from_flat(params)
+    decoder_as_saved(params, now)
     assert set(params) == {"lexicon", "rules", "decoder"}
     assert params["decoder"].get_params() == Decoder(lm_weight=2.0, beam_width=4).get_params()
-    defaults = dict(Decoder().get_params(), lexicon=None)
-    assert decoder_from_flat(defaults) == {"lexicon": None, "decoder": None}
+    defaults = dict(now, lexicon=None)
+    assert decoder_as_saved(defaults, now) == {"lexicon": None, "decoder": None}
 
     fixer = OCRCorrector(lexicon=LEXICON, decoder=Decoder(lm_weight=2.0)).fit(*TOKENS)
     old = fixer.__getstate__()  # as pickled before the weights became a Decoder
-    del old["decoder"]
+    del old["decoder"], old["_decoder_defaults"]
     old.update(lm_weight=2.0, reject_margin=None)
     back = OCRCorrector.__new__(OCRCorrector)
     back.__setstate__(old)
-    assert back.decoder.get_params() == Decoder(lm_weight=2.0, reject_margin=None).get_params()
+    was = Decoder(lm_weight=2.0, reject_margin=None, join_cost=None)  # joins were off then
+    assert back.decoder.get_params() == was.get_params()
     assert back.correct("kat") == "the"
     assert pickle.loads(pickle.dumps(fixer)).decoder.get_params() == fixer.decoder.get_params()
 
@@ -130,6 +132,37 @@ def test_saved_files_keep_the_decoder_and_older_flat_files_load(tmp_path):
     flat = OCRCorrector.load(path)
     assert flat.decoder.get_params() == fixer.decoder.get_params()
     assert clone(flat).get_params()["decoder__reject_margin"] is None
+
+
+def test_a_corrector_saved_with_the_default_decoder_keeps_decoding_as_it_did(tmp_path):
+    # decoder=None stands for the Decoder defaults of the version that saved it: a
+    # file or pickle from before join_cost defaulted to 3 keeps reading without joins,
+    # one saved now keeps decoder=None, and one saved under other defaults keeps them.
+    fixer = OCRCorrector(lexicon=LEXICON).fit(*TOKENS)
+    path = tmp_path / "fixer.json"
+    fixer.save(path)
+    assert OCRCorrector.load(path).decoder is None
+    assert pickle.loads(pickle.dumps(fixer)).decoder is None
+
+    data = json.loads(path.read_text())
+    del data["decoder_defaults"]  # as written before the defaults were stored
+    path.write_text(json.dumps(data))
+    assert OCRCorrector.load(path).decoder.get_params() == dict(
+        Decoder().get_params(), join_cost=None
+    )
+    data["decoder_defaults"] = dict(Decoder().get_params(), beam_width=3)
+    path.write_text(json.dumps(data))
+    assert OCRCorrector.load(path).decoder.beam_width == 3
+    data["decoder_defaults"] = ["not", "a", "dict"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="bad part"):
+        OCRCorrector.load(path)
+
+    state = fixer.__getstate__()
+    del state["_decoder_defaults"]  # pickled before the defaults were stored
+    back = OCRCorrector.__new__(OCRCorrector)
+    back.__setstate__(state)
+    assert back.decoder.join_cost is None
 
 
 @pytest.mark.parametrize(
