@@ -70,8 +70,8 @@ class Decoder(BaseEstimator):
         the hyphens of the printed page's line ends); in :meth:`OCRCorrector.predict`
         the second token comes back as ``""``.  None never joins (where the ground
         truth keeps the hyphen and the space of a word broken at a line end).  Set
-        ``split_cost`` and ``join_cost`` before :meth:`OCRCorrector.fit`: the confidence of changes
-        learns from the cuts and joins the decoder then makes.
+        ``split_cost`` and ``join_cost`` before :meth:`OCRCorrector.fit`: the
+        confidence of changes learns from the cuts and joins the decoder then makes.
     recurrence_weight : float, default=0.0
         In :meth:`OCRCorrector.correct` and :meth:`OCRCorrector.predict`, the nats by
         which keeping an out-of-lexicon word gets cheaper per natural log of the number
