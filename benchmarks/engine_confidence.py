@@ -69,6 +69,7 @@ import time
 from pathlib import Path
 
 from cross_collection import collections, quality
+from sklearn.base import clone
 
 from skocrcost import OCRCorrector
 from skocrcost.correction import align_tokens
@@ -300,7 +301,7 @@ def main(argv=None):
         t0 = time.process_time()
         # read as the shipped corrector reads (no joins; a line to an image has no
         # line-break hyphens), so that the two are compared on the same kinds of changes
-        fitted = OCRCorrector(rules=()).set_params(decoder__join_cost=None)
+        fitted = OCRCorrector(decoder=clone(pretrained.decoder), rules=pretrained.rules)
         fitted.fit(X[: args.max_train], y[: args.max_train])
         print(f"  in-collection fit on {min(len(X), args.max_train)} lines: "
               f"{time.process_time() - t0:.0f} s", flush=True)  # fmt: skip

@@ -20,8 +20,8 @@ a word (``Decoder(join_cost=None)``, ``rules=()``): whether a collection's groun
 truth closes up words broken at a line end differs from one collection to the next,
 and the corrector is for collections nobody transcribed (fitted with the
 default's joins and ``hyphens`` rule, its cut of the monographs' WER at 0.7 grows
-from 10.1 % to 11.1 %, and the periodicals' lines made worse from 0.2 % to 0.8 %).  Its changes are
-made at ``min_confidence=0.7``: the value that keeps the lines
+from 10.1 % to 11.1 %, and the periodicals' lines made worse from 0.2 % to 0.8 %).
+Its changes are made at ``min_confidence=0.7``: the value that keeps the lines
 made worse well under 3 % both with this confidence and with one a user learns
 from 500 lines of their own collection (``fit_confidence``).  How it does on
 collections: ``python benchmarks/cross_collection.py --pretrained``.
