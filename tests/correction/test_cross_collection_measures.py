@@ -103,3 +103,28 @@ def test_per_line_runs_a_call_per_line_and_judges_no_changes(measures):
     # --changes judges the changes of one call over all the lines: refused beside it
     with pytest.raises(SystemExit):
         measures.main(["--per-line", "--changes"])
+
+
+def test_applying_makes_the_chosen_changes_only(measures):
+    changes = [change(0, 1, "The"), change(2, 4, "returned"), change(4, 5, "house")]
+    apply = measures.applying
+    assert apply([OCR], changes, [True, True, False]) == ["The cat returned home"]
+    assert apply([OCR], changes, [False, True, True]) == ["Tbe cat returned house"]
+    assert apply([OCR], changes, [False] * 3) == [OCR]
+    assert apply(["a  b"], [], []) == ["a b"]  # (single-spaced)
+
+
+def test_the_best_review_makes_the_helpful_changes_and_no_other(measures):
+    from skocrcost.datasets import pretrained_corrector
+
+    fixer = pretrained_corrector().set_params(min_confidence=1.0)  # applies nothing
+    lines = ["tbe Church of Englaud", "witb tbe cat"]
+    truth = ["the Church of England", "with the cat"]
+    hyp = list(fixer.predict(lines))
+    assert hyp == lines
+    result = measures.proposed_changes(fixer, lines, truth, hyp)
+    assert result["helpful_applied"] == 0 < result["helpful"]
+    best = result["best_review"]
+    assert best["wer_before"] == pytest.approx(measures.quality(lines, hyp, truth)["wer_before"])
+    assert best["wer_after"] < best["wer_before"]
+    assert best["lines_worse"] == 0.0
