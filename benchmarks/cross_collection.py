@@ -223,13 +223,15 @@ def evaluate(fixer, ocr, truth, correct=None, changes=False):
     out = quality(ocr, hyp, truth)
     wer0, wer1 = out["wer_before"], out["wer_after"]
     wer_c = word_error_rate(truth, ceiling(ocr, truth, set(fixer.lexicon_)))
-    nan = float("nan")
-    out["ceiling_share"] = (wer0 - wer1) / (wer0 - wer_c) if wer0 > wer_c else nan
+
+    def ceiling_share(wer_after):
+        return (wer0 - wer_after) / (wer0 - wer_c) if wer0 > wer_c else float("nan")
+
+    out["ceiling_share"] = ceiling_share(wer1)
     out["tokens_per_cpu_second"] = sum(len(o.split()) for o in ocr) / seconds
     if changes:
         out.update(proposed_changes(fixer, ocr, truth, hyp))
-        best = out["best_review"]
-        best["ceiling_share"] = (wer0 - best["wer_after"]) / (wer0 - wer_c) if wer0 > wer_c else nan
+        out["best_review"]["ceiling_share"] = ceiling_share(out["best_review"]["wer_after"])
     return out
 
 
