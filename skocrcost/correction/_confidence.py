@@ -210,23 +210,26 @@ class ChangeFeatures(LeavesCachesOut):
         ``facts``: the :class:`TextNoise` of the sequences within a text they are
         part of; None reads them as the whole text (:meth:`_text_facts`).
         """
-        if facts is None:
-            facts = self._text_facts(sequences)
-        cores, line_unknown, nearby_unknown, first = facts
         # The features of what a change does, which its place does not move, are
         # described once per kind of change: changes repeat (`tbe` -> `the`).
         described = self.__dict__.get("_described")
         if described is None or len(described) >= SLOTS_CACHE_SIZE:
             described = self._described = {}
-        out = []
-        queries = []  # (word, context) of the four language-model features of each row
+        kinds = []
         for line, start, stop in spans:
             tokens, fixed = sequences[line], corrected[line]
             key = (stop - start, _joined(tokens[start:stop]), _joined(fixed[start:stop]))
             kind = described.get(key)
             if kind is None:
                 kind = described[key] = self._describe(*key)
-            row, low, first_new = kind
+            kinds.append(kind)
+        if facts is None:  # (the lines of the changes' cores only)
+            facts = self._text_facts(sequences, {low for _, low, _ in kinds})
+        cores, line_unknown, nearby_unknown, first = facts
+        out = []
+        queries = []  # (word, context) of the four language-model features of each row
+        for (line, start, _), (row, low, first_new) in zip(spans, kinds, strict=True):
+            tokens, fixed = sequences[line], corrected[line]
             previous = [w.lower() for t in fixed[max(0, start - 2) : start] for w in t.split()]
             context = tuple(c for w in previous if (c := _core(w)))[-2:]
             if start == 0:
@@ -301,14 +304,15 @@ class ChangeFeatures(LeavesCachesOut):
             return len(where)
         return bisect_right(where, line + self.NEARBY) - bisect_left(where, line - self.NEARBY)
 
-    def _text_facts(self, sequences):
-        """The lines each core (lower-cased) occurs on; and the share of the
-        words of each line, and of the lines around it, that are not lexicon words:
-        how noisy the text is there (clean text's unknown words are mostly names,
-        noisy text's mostly errors).  ``relative_noise``: as a multiple of the
-        share in the whole text, which carries from one collection to another
-        (a collection noisier than those the confidence learned from would
-        otherwise lie beyond all it saw: its changes held back as doubtful)."""
+    def _text_facts(self, sequences, wanted=None):
+        """The lines each core (lower-cased) of ``wanted`` (None: every core) occurs
+        on; and the share of the words of each line, and of the lines around it,
+        that are not lexicon words: how noisy the text is there (clean text's
+        unknown words are mostly names, noisy text's mostly errors).
+        ``relative_noise``: as a multiple of the share in the whole text, which
+        carries from one collection to another (a collection noisier than those
+        the confidence learned from would otherwise lie beyond all it saw: its
+        changes held back as doubtful)."""
         # token -> (its core, its words, its unknown words): tokens repeat, within a
         # call and across calls (bounded as the decoder's caches are)
         seen = self.__dict__.get("_token_counts")
@@ -322,11 +326,16 @@ class ChangeFeatures(LeavesCachesOut):
             out = sum(w.lower() not in self.words and w not in self.words for w in words)
             seen[token] = (core.lower(), len(words), out)
         core_of = {token: seen[token][0] for token in tokens if token}
+        if wanted is not None:
+            core_of = {token: core for token, core in core_of.items() if core in wanted}
         cores = {}
         for i, seq in enumerate(sequences):
+            if wanted is not None and core_of.keys().isdisjoint(seq):
+                continue  # (most lines, when few cores are wanted: told in C)
             for token in seq:
-                if token:
-                    cores.setdefault(core_of[token], []).append(i)
+                core = core_of.get(token)
+                if core is not None:
+                    cores.setdefault(core, []).append(i)
         # Each line's words and unknown words, summed a line at a time (in C).
         words = {token: seen[token][1] for token in tokens}
         out = {token: seen[token][2] for token in tokens}

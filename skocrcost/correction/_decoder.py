@@ -31,6 +31,7 @@ line as the cheapest path through these scores (:class:`NoisyChannelDecoder`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from itertools import accumulate, chain
@@ -95,6 +96,15 @@ def _ranked(rows, likeliest):
         return rows
     priors, n = likeliest
     return [sorted(row, key=lambda hit: hit[0] + priors[hit[1]])[:n] for row in rows]
+
+
+@functools.cache
+def _positions(n):
+    """``0..n-1`` as a read-only array: the index of readings that are all taken
+    (most words'), shared rather than made for each word."""
+    out = np.arange(n, dtype=np.intp)
+    out.flags.writeable = False
+    return out
 
 
 class _Readings(NamedTuple):
@@ -579,15 +589,16 @@ class NoisyChannelDecoder:
                     scores.append(c + change)
             priced = [known] + [True] * (len(words) - 1)
         # (lists, not arrays, until the end: a few readings each, and a call per word)
-        every = tuple(w.lower() for w in words)
-        if not all(score < math.inf for score in scores):  # some readings are never taken
+        every = tuple(map(str.lower, words))
+        if math.inf in scores:  # some readings are never taken
             index = [k for k, score in enumerate(scores) if score < math.inf]
             if not index or index[0]:  # keeping the word is always a reading (variants)
                 index.insert(0, 0)
             meant, lower = tuple(words[k] for k in index), tuple(every[k] for k in index)
             scores, priced = [scores[k] for k in index], [priced[k] for k in index]
+            index = np.array(index, dtype=np.intp)
         else:  # (most words: every reading, in order)
-            index, meant, lower = range(len(words)), tuple(words), every
+            index, meant, lower = _positions(len(words)), tuple(words), every
         written = meant
         if self.keep_spelling and len(meant) > 1:  # the LM reads "have", the line keeps "haue"
             modern = modernisations(o, meant[1:])
@@ -599,7 +610,7 @@ class NoisyChannelDecoder:
             lower=lower,
             scores=np.array(scores, dtype=float),
             priced=np.array(priced, dtype=bool),
-            index=np.array(index, dtype=np.intp),
+            index=index,
             every=every,
         )
 
@@ -736,13 +747,17 @@ class NoisyChannelDecoder:
         return [core] if unknown else pieces
 
     def _word_side(self, token):
-        """:func:`word_side` of ``token``, kept (``join_cost`` asks it of every token
-        twice, as each pair of neighbours is checked)."""
+        """:func:`word_side` of ``token`` and, if it has one, whether its core is a
+        lexicon word: kept (``join_cost`` asks it of every token twice, as each pair
+        of neighbours is checked)."""
         side = self._sides_cache.get(token, False)
         if side is False:
             if len(self._sides_cache) >= SLOTS_CACHE_SIZE:
                 self._sides_cache = {}  # bounded memory on long texts
-            side = self._sides_cache[token] = word_side(token)
+            side = word_side(token)
+            if side is not None:
+                side = (*side, self._key(side[1]) in self.words)
+            self._sides_cache[token] = side
         return side
 
     def _slots(self, token):
@@ -794,17 +809,20 @@ class NoisyChannelDecoder:
 
         They must have the shape of one word (:func:`join_halves`); across a space
         the joined form must be a lexicon word and one of the two must not be
-        (``a way`` stays two words).
+        (``a way`` stays two words: told first, from the tokens' kept sides, since
+        most neighbours are two lexicon words).
         """
+        side_a = self._word_side(a)
+        side_b = side_a and self._word_side(b)
+        if side_b and not side_a[2] and side_a[3] and side_b[3]:
+            return None
         halves = join_halves(a, b, self._word_side)
         if halves is None:
             return None
         core_a, core_b, trail_a = halves
         joined = self._key(core_a + core_b)
-        if not trail_a:  # across a space: a lexicon word, from at least one non-word
-            words = self.words
-            if joined not in words or (self._key(core_a) in words and self._key(core_b) in words):
-                return None
+        if not trail_a and joined not in self.words:  # across a space: a lexicon word
+            return None
         return joined
 
     def word_counts(self, sequences):
@@ -825,7 +843,9 @@ class NoisyChannelDecoder:
     def _rewritten_all(self, sequences):
         if not self._rewrites():
             return sequences
-        return [[self._rewritten(t) for t in seq] for seq in sequences]
+        # (each distinct token once: a text repeats its tokens)
+        rewritten = {t: self._rewritten(t) for t in set(chain.from_iterable(sequences))}
+        return [list(map(rewritten.__getitem__, seq)) for seq in sequences]
 
     def _counted(self, sequences):
         return self._words_counted(Counter(chain.from_iterable(sequences)))

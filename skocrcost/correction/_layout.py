@@ -108,8 +108,11 @@ class Layout:
         i = self.sets[key] = len(self.readings)
         self.keys.append((o, mixed))
         self.readings.append(r)
-        ids = self.ids  # (most words have an id already: no call for them)
-        self.r_word.extend([ids[w] if w in ids else self.word(w) for w in r.lower])
+        ids = self.ids
+        for w in r.lower:
+            if w not in ids:  # (most words have an id already: no call for them)
+                self.word(w)
+        self.r_word.extend(map(ids.__getitem__, r.lower))
         self.r_score.extend(r.scores.tolist())
         priced = r.priced.tolist()
         self.r_priced.extend(priced)

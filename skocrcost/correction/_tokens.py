@@ -159,13 +159,13 @@ def join_halves(a, b, side=word_side):
 
     ``a`` must end in its word or a line-break hyphen (``""`` or ``"-"``, the
     third item), ``b`` start with its word, and each be one correctable word
-    (``side``: :func:`word_side`, or a cache of it).
+    (``side``: :func:`word_side`, or a cache of it, which may add items after its three).
     """
     side_a = side(a)
     side_b = side_a and side(b)
     if not side_b:
         return None
-    (_, core_a, trail_a), (lead_b, core_b, _) = side_a, side_b
+    (_, core_a, trail_a, *_), (lead_b, core_b, *_) = side_a, side_b
     if trail_a not in ("", "-") or lead_b or not correctable(core_a + core_b):
         return None
     return core_a, core_b, trail_a

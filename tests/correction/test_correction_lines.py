@@ -382,6 +382,31 @@ def test_recurrences_are_counted_near_the_change():
     assert facts.first == 100 and len(facts.line) == 50
 
 
+def test_the_lines_of_some_cores_are_those_all_cores_are_read_with(fitted, sample):
+    """A call's review reads the lines of its changes' cores only: the same lists as
+    over every core, the same shares of unknown words, and the same rows."""
+    from skocrcost.correction._confidence import _all_spans
+
+    _, _, X, _ = sample
+    sequences = [line.split() for line in X[:200]]
+    corrected = fitted._decoder().correct_tokens(sequences)
+    spans = _all_spans(sequences, corrected)
+    features = fitted.confidence_.features
+    every = features._text_facts(sequences)
+    rng = np.random.default_rng(0)
+    wanted = set(rng.choice(sorted(every.cores), 40, replace=False)) | {"not in the text"}
+    some = features._text_facts(sequences, wanted)
+    assert some.cores == {core: every.cores[core] for core in wanted if core in every.cores}
+    assert len(some.cores) == 40
+    np.testing.assert_array_equal(some.line, every.line)
+    np.testing.assert_array_equal(some.nearby, every.nearby)
+    assert len(spans) >= 5
+    np.testing.assert_array_equal(
+        features.rows(sequences, corrected, spans),
+        features.rows(sequences, corrected, spans, every),
+    )
+
+
 def test_a_change_is_judged_alike_in_a_short_text_and_a_long_one(fitted, sample):
     """The same lines corrected alone and within a text four times as long: their
     changes have the same confidence (the count of a word over the whole text grew

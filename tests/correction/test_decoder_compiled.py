@@ -9,7 +9,7 @@ from sklearn.base import clone
 
 from skocrcost._kernels import openmp_max_threads
 from skocrcost.correction._layout import Layout
-from skocrcost.correction._tokens import WHITESPACE
+from skocrcost.correction._tokens import WHITESPACE, join_halves, looked_up
 from skocrcost.datasets import load_icdar2017_sample, pretrained_corrector
 
 
@@ -112,6 +112,37 @@ def test_the_compiled_search_joins_tokens_where_the_python_search_does(corrector
     python = own_decoder(fixer)
     python._kernel_reads = lambda: False  # (every line: the Python search)
     assert got == python.correct_tokens(sequences)
+
+
+@pytest.mark.parametrize("source", ["monographs (embedded sample)", "newspapers", "periodicals"])
+def test_two_tokens_may_be_joined_as_the_rule_of_their_halves_says(corrector, source):
+    """``_joinable`` tells most pairs (two lexicon words across a space) from each
+    token's kept side; every pair of neighbours gets the rule's answer: the shape of
+    one word (``join_halves``) and, across a space, a lexicon word made from at least
+    one non-word."""
+    decoder = own_decoder(corrector)
+    words = decoder.words
+
+    def rule(a, b):
+        halves = join_halves(a, b)
+        if halves is None:
+            return None
+        core_a, core_b, trail_a = halves
+        joined = looked_up(core_a + core_b, words)
+        both = looked_up(core_a, words) in words and looked_up(core_b, words) in words
+        return None if not trail_a and (joined not in words or both) else joined
+
+    pairs = [
+        pair
+        for line in lines_of(source)
+        for tokens in [WHITESPACE.split(line)[::2]]
+        for pair in zip(tokens, tokens[1:])
+    ]
+    pairs += [("a", "way"), ("with", "in"), ("to-", "day"), ("moun-", "tains"), ("tbe", "ir")]
+    got = [decoder._joinable(a, b) for a, b in pairs]
+    assert got == [rule(a, b) for a, b in pairs]
+    assert got[-5:] == [None, None, "today", "mountains", None]
+    assert any(got[:-5]) and got[:-5].count(None) > len(pairs) / 2
 
 
 @pytest.mark.parametrize("first", ["joined", "looked up"])
