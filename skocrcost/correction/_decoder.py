@@ -99,12 +99,14 @@ def _ranked(rows, likeliest):
 
 
 @functools.cache
-def _positions(n):
-    """``0..n-1`` as a read-only array: the index of readings that are all taken
-    (most words'), shared rather than made for each word."""
-    out = np.arange(n, dtype=np.intp)
-    out.flags.writeable = False
-    return out
+def _all_taken(n, known):
+    """The ``index`` and ``priced`` of ``n`` readings that are all taken (most
+    words'), the first priced by the language model if ``known``: read-only arrays
+    shared rather than made for each word."""
+    index, priced = np.arange(n, dtype=np.intp), np.ones(n, dtype=bool)
+    priced[0] = known
+    index.flags.writeable = priced.flags.writeable = False
+    return index, priced
 
 
 class _Readings(NamedTuple):
@@ -596,9 +598,10 @@ class NoisyChannelDecoder:
                 index.insert(0, 0)
             meant, lower = tuple(words[k] for k in index), tuple(every[k] for k in index)
             scores, priced = [scores[k] for k in index], [priced[k] for k in index]
-            index = np.array(index, dtype=np.intp)
+            index, priced = np.array(index, dtype=np.intp), np.array(priced, dtype=bool)
         else:  # (most words: every reading, in order)
-            index, meant, lower = _positions(len(words)), tuple(words), every
+            meant, lower = tuple(words), every
+            index, priced = _all_taken(len(words), priced[0])
         written = meant
         if self.keep_spelling and len(meant) > 1:  # the LM reads "have", the line keeps "haue"
             modern = modernisations(o, meant[1:])
@@ -609,7 +612,7 @@ class NoisyChannelDecoder:
             meant=meant,
             lower=lower,
             scores=np.array(scores, dtype=float),
-            priced=np.array(priced, dtype=bool),
+            priced=priced,
             index=index,
             every=every,
         )
