@@ -99,9 +99,10 @@ def _ranked(rows, likeliest):
 
 
 @functools.cache
-def _all_taken(n, known):
-    """The ``index`` and ``priced`` of ``n`` readings that are all taken (most
-    words'), the first priced by the language model if ``known``: read-only arrays
+def _positions_and_priced(n, known):
+    """The ``index`` of ``n`` readings that are all taken (most words'), and the
+    ``priced`` of any ``n`` readings: the language model prices every candidate,
+    and keeping the word if it is ``known`` (a lexicon word).  Read-only arrays,
     shared rather than made for each word."""
     index, priced = np.arange(n, dtype=np.intp), np.ones(n, dtype=bool)
     priced[0] = known
@@ -571,7 +572,7 @@ class NoisyChannelDecoder:
         depend on the decoder's parameters only, so they are kept across calls."""
         z = self.normaliser
         if o not in self._wanted:  # a lexicon word reached by a join: no candidates fetched
-            words, scores, priced = [o], [self._keep_known()], [True]
+            words, scores, known = [o], [self._keep_known()], True
         else:
             candidates, costs = self._cache[o]
             known = o in self.words
@@ -589,7 +590,6 @@ class NoisyChannelDecoder:
                 if w != o:
                     words.append(w)
                     scores.append(c + change)
-            priced = [known] + [True] * (len(words) - 1)
         # (lists, not arrays, until the end: a few readings each, and a call per word)
         every = tuple(map(str.lower, words))
         if math.inf in scores:  # some readings are never taken
@@ -597,11 +597,12 @@ class NoisyChannelDecoder:
             if not index or index[0]:  # keeping the word is always a reading (variants)
                 index.insert(0, 0)
             meant, lower = tuple(words[k] for k in index), tuple(every[k] for k in index)
-            scores, priced = [scores[k] for k in index], [priced[k] for k in index]
-            index, priced = np.array(index, dtype=np.intp), np.array(priced, dtype=bool)
+            scores = [scores[k] for k in index]
+            priced = _positions_and_priced(len(index), known)[1]
+            index = np.array(index, dtype=np.intp)
         else:  # (most words: every reading, in order)
             meant, lower = tuple(words), every
-            index, priced = _all_taken(len(words), priced[0])
+            index, priced = _positions_and_priced(len(words), known)
         written = meant
         if self.keep_spelling and len(meant) > 1:  # the LM reads "have", the line keeps "haue"
             modern = modernisations(o, meant[1:])
