@@ -25,6 +25,18 @@ per hypothesis, then each reading's n-gram by binary search.  Each search runs
 over the keys that share the key's context (``key_start``, ``ctx_start``: a
 context has a few followers, a table has millions of keys), which finds what a
 search of the whole table finds, in a few steps and cache lines instead of ~20.
+
+A reading is priced by the language model only if it may survive.  The language
+model only adds to a score (``coef * ln p`` with ``coef <= 0`` and ``p <= 1``),
+so a reading whose score before it already exceeds the ``beam_width``-th
+cheapest state offered in the step cannot be among the states kept: those
+states only get cheaper as the step goes on (a state offered again keeps its
+cheaper score).  The hypotheses come cheapest first, so once the beam is full
+most readings of the later ones are left unpriced, and so is the context of a
+hypothesis none of whose readings is priced.  The states kept, their scores and
+their order are those of pricing every reading (ties are broken by the order in
+which states are first offered, which skipping offers that are never kept does
+not change): the tests hold the search equal to its twin, which prices all.
 """
 
 import numpy as np
@@ -256,6 +268,7 @@ cdef struct Work:
     int64_t now
     int64_t table_mask
     Hit *ranked  # a hypothesis's readings: total score, reading
+    double *cheapest  # the beam cheapest scores of the states offered (kth_offered)
     double *lm
     int64_t *hist
     Context *level_ctx
@@ -346,9 +359,10 @@ cdef inline int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int6
     """Offer each hypothesis's readings of reading set ``step`` (``set_groups`` done),
     each costing ``extra`` more (a join's cost) and keeping the word ``rec`` less (its
     recurrences); return the number of states offered."""
-    cdef int64_t n_offers = 0, h, k, j, n_rank
+    cdef int64_t n_offers = 0, h, k, j, n_rank, counted = 0
     cdef int64_t r0 = ln.r_start[step], nr = ln.r_start[step + 1] - r0, v0 = ln.v_start[step]
-    cdef double base, t, best, lm_k
+    cdef double base, t, best, lm_k, limit = INFINITY
+    cdef bint priced_context
     cdef Offer spare  # keep_cheapest's room for one item (an Offer or a Hit)
     # (locals: the compiler keeps them in registers across the writes to w)
     cdef const Level *levels = ln.levels
@@ -360,24 +374,38 @@ cdef inline int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int6
     cdef bint use_lm = ln.use_lm
     cdef int m = ln.m, n_levels = ln.n_levels
     cdef int64_t w1 = ln.w1, beam = ln.beam
+    # Readings that cannot survive are left unpriced (the module's docstring says
+    # why) unless keeping the word as a variant reads the prices of all of them.
+    cdef bint prune = use_lm and coef <= 0.0 and ln.v_start[step + 1] == v0
     w.now += 1  # a fresh table of states
     for h in range(n_hyps):
-        if use_lm:
-            _history(w.ctx + h * m, m, w.hist, ln.m_lm)
-            context_index(levels, ln.first_ctx, n_levels, w1, w.hist, ln.m_lm, w.level_ctx)
+        priced_context = False
         base = w.score[h]
         if extra != 0.0:
             base = base + extra
+        if prune and n_offers >= beam and n_offers > counted:
+            # (after new states only: one offered again can only lower the limit, so
+            # the last one still holds)
+            limit = kth_offered(w, n_offers, beam)
+            counted = n_offers
+        n_rank = 0
         for k in range(nr):
             # (keeping the word: its recurrences in this call make it cheaper)
             t = base + (r_score[0] - rec if k == 0 else r_score[k])
+            if t > limit:
+                continue
             lm_k = 0.0
             if use_lm and r_priced[k]:
+                if not priced_context:
+                    _history(w.ctx + h * m, m, w.hist, ln.m_lm)
+                    context_index(levels, ln.first_ctx, n_levels, w1, w.hist, ln.m_lm, w.level_ctx)
+                    priced_context = True
                 lm_k = coef * log_prob(levels, n_levels, w1, word_pred[r_word[k]], w.level_ctx)
                 t = t + lm_k
             w.lm[k] = lm_k
-            w.ranked[k].d = t
-            w.ranked[k].i = k
+            w.ranked[n_rank].d = t
+            w.ranked[n_rank].i = k
+            n_rank += 1
         if ln.v_start[step + 1] > v0:  # keeping the word as a variant of a candidate
             best = INFINITY
             for k in range(1, nr):
@@ -387,13 +415,31 @@ cdef inline int64_t offer_readings(const Line *ln, Work *w, int64_t n_hyps, int6
             t = base + ((best + ln.v_offset[step]) - rec)
             if t < w.ranked[0].d:
                 w.ranked[0].d = t
-        n_rank = nr
-        if nr > beam:  # only a hypothesis's beam cheapest readings can survive
-            n_rank = keep_cheapest(<char *> w.ranked, nr, sizeof(Hit), beam, <char *> &spare)
+        if n_rank > beam:  # only a hypothesis's beam cheapest readings can survive
+            n_rank = keep_cheapest(<char *> w.ranked, n_rank, sizeof(Hit), beam, <char *> &spare)
         for j in range(n_rank):
             k = w.ranked[j].i
             offer(w, &n_offers, w.ranked[j].d, h, k, w.group[h], r_word[k] if m else 0)
     return n_offers
+
+
+cdef inline double kth_offered(Work *w, int64_t n_offers, int64_t k) noexcept nogil:
+    """The ``k``-th cheapest score among the ``n_offers`` (at least ``k``) states
+    offered so far in the step (each state once), by insertion into ``w.cheapest``."""
+    cdef int64_t j, p, kept = 0
+    cdef double c
+    cdef double *a = w.cheapest
+    for j in range(n_offers):
+        c = w.offers[j].cost.d
+        if kept == k and not c < a[k - 1]:
+            continue
+        p = kept if kept < k else k - 1  # (full: the dearest kept goes)
+        while p > 0 and c < a[p - 1]:
+            a[p] = a[p - 1]
+            p -= 1
+        a[p] = c
+        kept = kept + 1 if kept < k else k
+    return a[k - 1]
 
 
 cdef inline int64_t keep_offers(const Line *ln, Work *w, int64_t n_offers, int64_t step,
@@ -624,6 +670,7 @@ cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings
     w.table = <int64_t *> malloc(size * sizeof(int64_t))
     w.stamp = <int64_t *> calloc(size, sizeof(int64_t))
     w.ranked = <Hit *> malloc((max_readings + 1) * sizeof(Hit))
+    w.cheapest = <double *> malloc(beam * sizeof(double))
     w.lm = <double *> malloc((max_readings + 1) * sizeof(double))
     w.hist = <int64_t *> malloc((m_lm + 1) * sizeof(int64_t))
     w.level_ctx = <Context *> malloc((n_levels + 2) * sizeof(Context))
@@ -643,7 +690,8 @@ cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings
     if (w.score == NULL or w.score_next == NULL or w.state == NULL or w.state_next == NULL
             or w.ctx == NULL or w.ctx_next == NULL or w.link == NULL or w.link_next == NULL
             or w.group == NULL or w.offers == NULL or w.table == NULL or w.stamp == NULL
-            or w.ranked == NULL or w.lm == NULL or w.hist == NULL or w.level_ctx == NULL
+            or w.ranked == NULL or w.cheapest == NULL or w.lm == NULL or w.hist == NULL
+            or w.level_ctx == NULL
             or w.m_score == NULL or w.m_state == NULL or w.m_ctx == NULL or w.m_link == NULL
             or w.m_rank == NULL or w.j_score == NULL or w.j_state == NULL or w.j_ctx == NULL
             or w.j_link == NULL or w.j_n == NULL
@@ -656,7 +704,7 @@ cdef int alloc_work(Work *w, int64_t beam, int m, int m_lm, int64_t max_readings
 cdef void free_work(Work *w) noexcept nogil:
     free(w.score); free(w.score_next); free(w.state); free(w.state_next)
     free(w.ctx); free(w.ctx_next); free(w.link); free(w.link_next); free(w.group)
-    free(w.offers); free(w.table); free(w.stamp); free(w.ranked); free(w.lm)
+    free(w.offers); free(w.table); free(w.stamp); free(w.ranked); free(w.cheapest); free(w.lm)
     free(w.hist); free(w.level_ctx)
     free(w.m_score); free(w.m_state); free(w.m_ctx); free(w.m_link); free(w.m_rank)
     free(w.j_score); free(w.j_state); free(w.j_ctx); free(w.j_link); free(w.j_n)
