@@ -215,19 +215,26 @@ class ChangeFeatures(LeavesCachesOut):
         described = self.__dict__.get("_described")
         if described is None or len(described) >= SLOTS_CACHE_SIZE:
             described = self._described = {}
-        kinds = []
+        keys, new = [], {}
         for line, start, stop in spans:
             tokens, fixed = sequences[line], corrected[line]
             key = (stop - start, _joined(tokens[start:stop]), _joined(fixed[start:stop]))
-            kind = described.get(key)
-            if kind is None:
-                kind = described[key] = self._describe(*key)
-            kinds.append(kind)
+            if key not in described and key not in new:
+                new[key] = self._describe(*key)
+            keys.append(key)
+        if new:  # the language model's features without context: once per kind, too
+            lm = self._lm(
+                [(word, ()) for _, low, first_new in new.values() for word in (low, first_new)]
+            )
+            for k, (key, (row, low, first_new)) in enumerate(new.items()):
+                row = (*row[:_LM], *lm[2 * k : 2 * k + 2], *row[_LM + 2 :])
+                described[key] = (row, low, first_new)
+        kinds = [described[key] for key in keys]
         if facts is None:  # (the lines of the changes' cores only)
             facts = self._text_facts(sequences, {low for _, low, _ in kinds})
         cores, line_unknown, nearby_unknown, first = facts
         out = []
-        queries = []  # (word, context) of the four language-model features of each row
+        queries = []  # (word, context) of the two language-model features in context
         for (line, start, _), (row, low, first_new) in zip(spans, kinds, strict=True):
             tokens, fixed = sequences[line], corrected[line]
             previous = [w.lower() for t in fixed[max(0, start - 2) : start] for w in t.split()]
@@ -241,10 +248,10 @@ class ChangeFeatures(LeavesCachesOut):
             row[_LINE_UNKNOWN] = line_unknown[line]
             row[_NEARBY_UNKNOWN] = nearby_unknown[line]
             out.append(row)
-            queries += [(low, ()), (first_new, ()), (low, context), (first_new, context)]
+            queries += [(low, context), (first_new, context)]
         lm = self._lm(queries)
         for k, row in enumerate(out):
-            row[_LM : _LM + 4] = lm[4 * k : 4 * k + 4]
+            row[_LM + 2 : _LM + 4] = lm[2 * k : 2 * k + 2]
         # (rows built as lists, one array at the end: numpy's cost per item set is
         # paid once per call, and a call of one line has a change or two)
         return np.array(out, dtype=float).reshape(len(spans), len(self.NAMES))
@@ -252,7 +259,8 @@ class ChangeFeatures(LeavesCachesOut):
     def _describe(self, n_tokens, original, new):
         """What a change of ``n_tokens`` tokens from ``original`` to ``new`` (their
         tokens joined) does, wherever it is: ``(row, core, first new word)``, the
-        row's features of its place (its context, its line, its recurrence) 0,
+        row's features of its place (its context, its line, its recurrence) and the
+        language model's 0 (:meth:`rows` fills in the two without context),
         and its core and first new word lower-cased, for the language model."""
         core, new_core = _core(original), _core(new)
         low, new_low = core.lower(), new_core.lower()
@@ -283,7 +291,7 @@ class ChangeFeatures(LeavesCachesOut):
             distance,
             distance / max(1, len(original)),
             channel,
-            0.0,  # recurrence, the language model's four: of its place
+            0.0,  # recurrence: of its place; the language model's four: rows()
             0.0,
             0.0,
             0.0,

@@ -428,7 +428,7 @@ def test_what_a_change_does_is_described_once_and_read_the_same(fitted, sample):
     repeat); the rows read from them are the rows described afresh, a line at a time
     or all at once, and only the features of a change's place differ between two
     places of one kind."""
-    from skocrcost.correction._confidence import ChangeFeatures, _all_spans
+    from skocrcost.correction._confidence import _FLOOR, ChangeFeatures, _all_spans, _joined
 
     _, _, X, _ = sample
     decoder = fitted._decoder()
@@ -453,6 +453,16 @@ def test_what_a_change_does_is_described_once_and_read_the_same(fitted, sample):
     for (i, a, b), row in zip(spans, rows, strict=True):
         key = (" ".join(sequences[i][a:b]), " ".join(corrected[i][a:b]))
         np.testing.assert_array_equal(seen.setdefault(key, row)[what], row[what])
+    # Its language-model features without context (filled in once per kind) are the
+    # language model's log-probabilities of its core and of its first new word.
+    unigrams = [ChangeFeatures.NAMES.index(name) for name in ("lm_original", "lm_corrected")]
+    for (i, a, b), row in zip(spans, rows, strict=True):
+        key = (b - a, _joined(sequences[i][a:b]), _joined(corrected[i][a:b]))
+        _, low, first_new = fresh._described[key]
+        expected = [
+            max(features.lm.log_probability(w), _FLOOR) if w else 0.0 for w in (low, first_new)
+        ]
+        assert row[unigrams].tolist() == expected
 
 
 def test_a_loop_of_correct_calls_builds_one_decoder_and_follows_set_params(
