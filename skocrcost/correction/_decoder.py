@@ -982,11 +982,7 @@ class NoisyChannelDecoder:
             join_cost=self.join_cost or 0.0,
         )
         out, joined = [], joined.tolist()
-        for line, (seq, (start, stop)) in enumerate(zip(sequences, batch.lines, strict=True)):
-            picked = {}
-            for where, k in zip(batch.where[start:stop], chosen[start:stop].tolist()):
-                if k > 0:  # 0 keeps the word, -1 is a word left as it is
-                    picked[where[0]] = (batch.readings[where[1]].words[k],)
+        for line, (seq, picked) in enumerate(zip(sequences, batch.picked(chosen), strict=True)):
             for j in range(batch.join_start[line], batch.join_start[line + 1]):
                 if joined[j] >= 0:  # the two tokens read as one word
                     i, _, _, at = batch.joins[j]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from bisect import bisect_right
 from itertools import accumulate, chain
 
 import numpy as np
@@ -77,7 +78,7 @@ class Layout:
         self.r_start, self.r_word = _Column(np.int64, [0]), _Column(np.int64)
         self.r_score, self.r_priced = _Column(np.float64), _Column(np.uint8)
         self.v_start, self.v_cost = _Column(np.int64, [0]), _Column(np.float64)
-        self.token_steps = {}  # token -> its steps: (a set's index, piece) or (-1 - id, None)
+        self.token_steps = {}  # token -> its steps (see steps)
         self._offsets = None  # (variant offset, an array of it): see offsets
 
     def word(self, w):
@@ -135,15 +136,25 @@ class Layout:
         return held[1][:n]  # (read-only to the kernel: threads may share it)
 
     def steps(self, dec, token):
-        """The steps of ``token``: a reading set's index and the piece it reads, or
-        ``-1 - id`` for a word left as it is."""
+        """The steps of ``token``, ``(ids, pieces)``: for each of its words a reading
+        set's index and the piece of the token it reads, or ``-1 - id`` and None for
+        a word left as it is."""
         laid = self.token_steps.get(token)
         if laid is None:
-            laid = self.token_steps[token] = tuple(
+            pairs = [
                 (self.reading_set(dec, o, mixed), j) if fix else (-1 - self.word(o.lower()), None)
                 for j, o, fix, mixed in dec._slots(token)
+            ]
+            laid = self.token_steps[token] = (
+                tuple(step for step, _ in pairs),
+                tuple(j for _, j in pairs),
             )
         return laid
+
+
+def _token_starts(laid):
+    """Where the steps of each token of a line start among the line's, and the end."""
+    return list(accumulate((len(ids) for ids, _ in laid), initial=0))
 
 
 _LAYOUTS = weakref.WeakSet()  # every layout, for _after_fork
@@ -177,27 +188,47 @@ class Batch:
             layout.clear()
         self.start = layout.word("<s>")
         self.readings = layout.readings
-        self.steps, self.where, self.lines = [], [], []
+        self.steps, self.lines = [], []
+        self.laid = []  # each line's tokens' steps (Layout.steps)
         # Two tokens read as one word (``join_cost``): by line, each its first token,
         # the line's steps before the first and after the second, and its reading set.
         self.joins, self.join_start = [], [0]
 
     def add_line(self, tokens):
-        start, dec = len(self.steps), self.decoder
-        for i, token in enumerate(tokens):
-            for step, j in self.layout.steps(dec, token):
-                self.steps.append(step)
-                self.where.append(None if j is None else ((i, j), step))
+        start, dec, steps = len(self.steps), self.decoder, self.layout.steps
+        laid = [steps(dec, token) for token in tokens]
+        for ids, _ in laid:
+            self.steps += ids
+        self.laid.append(laid)
         self.lines.append((start, len(self.steps)))
         if dec.join_cost is not None:  # (each token's first step in the line)
-            lengths = (len(self.layout.steps(dec, token)) for token in tokens)
-            tok_start = list(accumulate(lengths, initial=0))
+            tok_start = _token_starts(laid)
             for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
                 joined = dec._joinable(a, b)
                 if joined is not None:
                     at = self.layout.reading_set(dec, joined, False)
                     self.joins.append((i, tok_start[i], tok_start[i + 2], at))
         self.join_start.append(len(self.joins))
+
+    def picked(self, chosen):
+        """For each line, the readings ``chosen`` (the kernel's choice at each step: 0
+        keeps the word, -1 is a word left as it is) that change a word: ``{(token,
+        piece): (word,)}`` in the order of the steps.  Only the steps of changes are
+        read back: most steps keep their word."""
+        out = [{} for _ in self.lines]
+        line, stop = -1, 0
+        for p in np.flatnonzero(chosen > 0).tolist():
+            while p >= stop:  # (the lines come in order of their steps)
+                line += 1
+                start, stop = self.lines[line]
+                tok_start = None
+            if tok_start is None:
+                tok_start = _token_starts(self.laid[line])
+            i = bisect_right(tok_start, p - start) - 1  # (past tokens without steps)
+            ids, pieces = self.laid[line][i]
+            at = p - start - tok_start[i]
+            out[line][i, pieces[at]] = (self.readings[ids[at]].words[chosen[p]],)
+        return out
 
     def arrays(self):
         """The kernel's arrays, in the order of ``search_lines``'s parameters: the layout's,
