@@ -43,7 +43,6 @@ from .._kernels import search_lines
 from ._layout import Batch, Layout
 from ._priors import log_probability_pairs
 from ._tokens import (
-    WHITESPACE,
     correctable,
     join_halves,
     looked_up,
@@ -51,6 +50,7 @@ from ._tokens import (
     mixed_case,
     split_core,
     split_token,
+    split_whitespace,
     word_side,
 )
 from ._variants import modernisations
@@ -929,7 +929,7 @@ class NoisyChannelDecoder:
         takes back the changes it does not trust).  ``counts``: as for
         :meth:`correct_tokens`, the words' recurrences in a text the lines are part of.
         """
-        split = [WHITESPACE.split(line) for line in lines]
+        split = list(map(split_whitespace, lines))
         sequences = [p[::2] for p in split]
         corrected = self.correct_tokens(sequences, counts)
         if review is not None:

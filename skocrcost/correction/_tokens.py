@@ -14,6 +14,20 @@ _CORE = re.compile(r"^(\W*)(.*?)(\W*)$", re.S)
 _INSIDE = re.compile(r"([^\w'\u2019]+|['\u2019][sS](?!\w))")
 
 
+def split_whitespace(line):
+    """``WHITESPACE.split(line)``: the line's whitespace tokens and the whitespace
+    between them, alternating, empty tokens at its ends if it starts or ends with
+    whitespace.  A line of tokens between single spaces (most lines) is split
+    without the regular expression: it is one exactly when its tokens are those
+    of splitting it at each space."""
+    tokens = line.split()
+    if tokens == line.split(" "):
+        parts = [" "] * (2 * len(tokens) - 1)
+        parts[::2] = tokens
+        return parts
+    return WHITESPACE.split(line)
+
+
 def split_token(token):
     """``(leading punctuation, core, trailing punctuation)`` of a whitespace token."""
     if token.isalnum():  # most tokens (\w is a character isalnum() takes, or "_")

@@ -24,6 +24,7 @@ from skocrcost._noisy_channel import (
     training_words,
 )
 from skocrcost.correction import Decoder
+from skocrcost.correction._tokens import split_whitespace
 
 TRUTH = ["the book", "his house", "his book", "the house", "in his house"]
 # What benchmarks/noisy_channel_wer.py tuned on BLN600 (with the LM).
@@ -66,6 +67,17 @@ def test_split_token_and_split_core_are_their_regular_expressions(token):
         if parts[j] and set(parts[j]) == {"\u0301"}:
             parts[j - 1 : j + 2] = [parts[j - 1] + parts[j] + parts[j + 1]]
     assert split_core(token) == parts
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet="ab. \t\n\r\x0b\x1c\x85\u00a0\u2028\u3000\u200b", max_size=12))
+def test_split_whitespace_is_its_regular_expression(line):
+    """Its shortcut for tokens between single spaces (most lines) changes no answer:
+    other whitespace (tabs, no-break and ideographic spaces, separators), runs of
+    spaces, and whitespace at either end take the regular expression."""
+    import re
+
+    assert split_whitespace(line) == re.split(r"(\s+)", line)
 
 
 @settings(max_examples=500, deadline=None)
