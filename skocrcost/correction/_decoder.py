@@ -368,6 +368,7 @@ class NoisyChannelDecoder:
         self._slots_cache = {}  # token -> its words (_slots)
         self._sides_cache = {}  # token -> its word_side (_word_side)
         self._cuts_cache = {}  # looked-up word -> its pieces if it may be cut (_cut_pieces)
+        self._rewritten_cache = {}  # token -> as it is corrected (_rewritten)
         self._layout = Layout()  # the compiled search's tables (a corrector shares one)
 
     def candidates(self, observed):
@@ -794,10 +795,17 @@ class NoisyChannelDecoder:
         return correctable(piece) or (len(piece) == 1 and piece in self.letter_digits)
 
     def _rewritten(self, token):
-        """``token`` as it is corrected: ``recapitalise``, then ``close_up``."""
-        if self.recapitalise is not None:
-            token = self.recapitalise(token)
-        return token if self.close_up is None else self.close_up(token, self.words)
+        """``token`` as it is corrected: ``recapitalise``, then ``close_up``; kept per
+        token across calls (a text repeats its tokens)."""
+        out = self._rewritten_cache.get(token)
+        if out is None:
+            out = token if self.recapitalise is None else self.recapitalise(token)
+            if self.close_up is not None:
+                out = self.close_up(out, self.words)
+            if len(self._rewritten_cache) >= SLOTS_CACHE_SIZE:
+                self._rewritten_cache = {}  # bounded memory on long texts
+            self._rewritten_cache[token] = out
+        return out
 
     def _mixed(self, word):
         """Whether ``word`` (as written) gets the ``mixed_case_prior``: a mixed-case

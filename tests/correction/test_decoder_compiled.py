@@ -289,3 +289,21 @@ def test_a_calls_arrays_are_the_size_of_its_lines_not_of_the_layout(corrector, m
     assert v_rec.tolist() == [rec[s] for s in steps.tolist()]
     # a word out of the lexicon that recurs is cheaper to keep; a lexicon word is not
     assert steps[1] == steps[7] and v_rec[1] > 0 and v_rec[3] == 0
+
+
+def test_tokens_are_rewritten_once_each_and_what_is_kept_is_bounded(corrector, monkeypatch):
+    """A decoder keeps each token as its case and spacing rules write it (a text
+    repeats its tokens): the rules' own answer, from what it kept too, and what it
+    keeps is emptied when full."""
+    from skocrcost.correction import _decoder
+
+    decoder = own_decoder(tuned(corrector, rules=["capitals", "hyphens", "punctuation"]))
+    assert decoder.recapitalise is not None and decoder.close_up is not None
+    tokens = [t for line in lines_of("periodicals") for t in WHITESPACE.split(line)[::2]]
+    expected = [decoder.close_up(decoder.recapitalise(t), decoder.words) for t in tokens]
+    assert sum(e != t for e, t in zip(expected, tokens)) >= 5  # (the rules rewrite some)
+    monkeypatch.setattr(_decoder, "SLOTS_CACHE_SIZE", 100)
+    assert len(set(tokens)) > 300
+    for _ in range(2):  # afresh, then some from what was kept
+        assert [decoder._rewritten(t) for t in tokens] == expected
+        assert len(decoder._rewritten_cache) <= 100
