@@ -1117,10 +1117,9 @@ class NoisyChannelDecoder:
         """The corrected tokens from the readings ``chosen`` (``{(token, piece): words}``;
         ``(token, None)``: that token and the next read as one word)."""
         out = list(tokens)
-        touched = {i for i, _ in chosen}
-        for i, token in enumerate(tokens):
-            if i not in touched and (i - 1, None) not in chosen:
-                continue  # kept as it is (a token is its punctuation and pieces joined)
+        # (the others are kept as they are: a token is its punctuation and pieces joined)
+        for i in sorted({i for i, _ in chosen}):
+            token = tokens[i]
             lead, core, trail = split_token(token)
             if (i, None) in chosen:  # tokens i and i + 1 read as one word
                 (word,) = chosen[(i, None)]
