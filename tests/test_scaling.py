@@ -157,8 +157,8 @@ def test_correcting_line_by_line_does_each_calls_own_work(monkeypatch):
     for line in lines[:300]:
         fixer.correct(line)
     features = fixer.confidence_.features
-    assert len(features._token_counts) > 300
-    features._token_counts = _NoWalk(features._token_counts)
+    assert len(features._token_counts[0]) > 300  # (each token's core, words, unknown words)
+    features._token_counts = tuple(map(_NoWalk, features._token_counts))
 
     filled = []
 
@@ -175,8 +175,8 @@ def test_correcting_line_by_line_does_each_calls_own_work(monkeypatch):
     sets = len(fixer._caches_["layout"].readings)
     for line in lines[300:]:
         fixer.correct(line)  # new tokens and old ones: looked up, never walked
-    assert isinstance(features._token_counts, _NoWalk)
-    assert len(features._token_counts) > 300
+    assert all(isinstance(kept, _NoWalk) for kept in features._token_counts)
+    assert len(features._token_counts[0]) > 300
     # Every call reads an offset for every reading set laid out (thousands by now): the
     # array is kept and grown by doubling, not filled anew by each of the 30 calls.
     assert sets > 1000

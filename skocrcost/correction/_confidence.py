@@ -321,19 +321,23 @@ class ChangeFeatures(LeavesCachesOut):
         carries from one collection to another (a collection noisier than those
         the confidence learned from would otherwise lie beyond all it saw: its
         changes held back as doubtful)."""
-        # token -> (its core, its words, its unknown words): tokens repeat, within a
-        # call and across calls (bounded as the decoder's caches are)
+        # token -> its core; its number of words; of unknown words: tokens repeat,
+        # within a call and across calls (bounded as the decoder's caches are)
         seen = self.__dict__.get("_token_counts")
-        if seen is None or len(seen) >= SLOTS_CACHE_SIZE:
-            seen = self._token_counts = {}
+        if seen is None or len(seen[0]) >= SLOTS_CACHE_SIZE:
+            seen = self._token_counts = ({}, {}, {})
+        seen_core, n_words, n_unknown = seen
         tokens = Counter(chain.from_iterable(sequences))
         # (not tokens.keys() - seen.keys(): that walks the whole cache, every call)
-        for token in [t for t in tokens if t not in seen]:
+        for token in [t for t in tokens if t not in seen_core]:
             core = split_token(token)[1]  # (a token has no white space: its _core)
             words = [w for w in split_core(core)[::2] if correctable(w)]
-            out = sum(w.lower() not in self.words and w not in self.words for w in words)
-            seen[token] = (core.lower(), len(words), out)
-        core_of = {token: seen[token][0] for token in tokens if token}
+            seen_core[token] = core.lower()
+            n_words[token] = len(words)
+            n_unknown[token] = sum(
+                w.lower() not in self.words and w not in self.words for w in words
+            )
+        core_of = {token: seen_core[token] for token in tokens if token}
         if wanted is not None:
             core_of = {token: core for token, core in core_of.items() if core in wanted}
         cores = {}
@@ -345,10 +349,8 @@ class ChangeFeatures(LeavesCachesOut):
                 if core is not None:
                     cores.setdefault(core, []).append(i)
         # Each line's words and unknown words, summed a line at a time (in C).
-        words = {token: seen[token][1] for token in tokens}
-        out = {token: seen[token][2] for token in tokens}
-        total = [sum(map(words.__getitem__, seq)) for seq in sequences]
-        unknown = [sum(map(out.__getitem__, seq)) for seq in sequences]
+        total = [sum(map(n_words.__getitem__, seq)) for seq in sequences]
+        unknown = [sum(map(n_unknown.__getitem__, seq)) for seq in sequences]
         line, near = noise_shares(unknown, total, self.NEARBY)
         if self.relative_noise:
             text = max(sum(unknown) / max(sum(total), 1), self.CLEAN)
