@@ -776,6 +776,12 @@ class NoisyChannelDecoder:
         return slots
 
     def _token_slots(self, token):
+        if token.isalnum():  # most tokens: one piece, the token itself (as _cut_slots finds)
+            return (self._slot(0, token, False),)
+        return self._cut_slots(token)
+
+    def _cut_slots(self, token):
+        """:meth:`_token_slots` of any token: its core cut into words."""
         core = split_token(token)[1]
         pieces = self._word_pieces(core)
         # A lexicon word with hyphens stays whole, and so does a number with letters in
@@ -783,11 +789,10 @@ class NoisyChannelDecoder:
         whole = len(pieces) > 1 and (
             self._hyphenated_word(core) or not correctable(core.replace(",", "").replace(".", ""))
         )
-        return tuple(
-            (j, self._key(p), self._readable(p) and not whole, self._mixed(p))
-            for j, p in enumerate(pieces)
-            if j % 2 == 0 and p
-        )
+        return tuple(self._slot(j, p, whole) for j, p in enumerate(pieces) if j % 2 == 0 and p)
+
+    def _slot(self, j, piece, whole):
+        return (j, self._key(piece), self._readable(piece) and not whole, self._mixed(piece))
 
     def _readable(self, piece):
         """Whether a piece of a token is read as a word: a correctable one, or a lone

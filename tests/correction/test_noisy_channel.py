@@ -101,6 +101,33 @@ def test_case_pattern_is_its_definition(core):
     assert case_pattern(core) == want
 
 
+@pytest.fixture(scope="module")
+def shipped_decoders():
+    """The shipped corrector's decoder, and a copy that prices mixed case."""
+    import copy
+
+    from skocrcost.datasets import pretrained_corrector
+
+    shipped = pretrained_corrector()._decoder()
+    mixed = copy.copy(shipped)
+    mixed.mixed_case_prior = 0.2
+    return shipped, mixed
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet="abcThEoO01l\u00e9\u00c9\u4e2d\u01c5\u0661-'.,\u0301", min_size=1, max_size=8)
+    | st.sampled_from(["the", "The", "THE", "tbe", "wTas", "aU", "1", "l", "0", "57th", "A.D"])
+)
+def test_a_token_of_letters_and_digits_is_read_as_its_cut_finds(shipped_decoders, token):
+    """The shortcut for a token of letters and digits (one piece, itself) gives the
+    words, flags and mixed case that cutting it finds; other tokens are cut.  On the
+    shipped corrector's decoder (its lexicon and lone digits), with a mixed-case
+    prior and without."""
+    for dec in shipped_decoders:
+        assert dec._token_slots(token) == dec._cut_slots(token)
+
+
 def test_tokens_keep_punctuation_case_and_spacing():
     assert split_token('"Tbe,') == ('"', "Tbe", ",")
     assert split_token("pro-") == ("", "pro", "-")
