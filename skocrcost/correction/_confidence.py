@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections import Counter
-from itertools import accumulate, chain
+from collections.abc import Mapping
+from itertools import accumulate, chain, repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -54,6 +54,44 @@ class Change(NamedTuple):
     applied: bool
 
 
+class CoreLines(Mapping):
+    """The lines each core of a whole text occurs on, ``{core: [line, ...]}`` (a line's
+    index once per occurrence, ascending), held as two arrays and each core's place
+    in them: built by one sort over a text of millions of tokens, and sent to worker
+    processes at little cost."""
+
+    def __init__(self, place, starts, lines):
+        self._place, self._starts, self._lines = place, starts, lines
+
+    @classmethod
+    def of(cls, sequences, core_of):
+        """Of the tokens of ``sequences`` (lists of tokens, one per line) that have a core
+        in ``core_of`` (token -> core)."""
+        place = {}  # (the cores in the order the text first uses them, as a dict's)
+        for core in core_of.values():
+            place.setdefault(core, len(place))
+        code = {token: place[core] for token, core in core_of.items()}
+        ids = np.fromiter(map(code.get, chain.from_iterable(sequences), repeat(-1)), np.intp)
+        lengths = np.fromiter(map(len, sequences), np.intp, len(sequences))
+        line_of = np.repeat(np.arange(len(sequences)), lengths)
+        kept = ids >= 0
+        ids, line_of = ids[kept], line_of[kept]
+        order = np.argsort(ids, kind="stable")  # (stable: each core's lines ascending)
+        starts = np.zeros(len(place) + 1, np.intp)
+        np.cumsum(np.bincount(ids, minlength=len(place)), out=starts[1:])
+        return cls(place, starts, line_of[order])
+
+    def __getitem__(self, core):
+        k = self._place[core]
+        return self._lines[self._starts[k] : self._starts[k + 1]].tolist()
+
+    def __iter__(self):
+        return iter(self._place)
+
+    def __len__(self):
+        return len(self._place)
+
+
 class TextNoise(NamedTuple):
     """What the change features read of the whole text, not of a change's line alone
     (:meth:`ChangeFeatures._text_facts`): the lines each core (lower-cased) occurs
@@ -61,7 +99,7 @@ class TextNoise(NamedTuple):
     unknown words of each line, alone and with the lines around it (``NEARBY``),
     and the index in the text of the first line these shares are of."""
 
-    cores: dict
+    cores: Mapping
     line: np.ndarray
     nearby: np.ndarray
     first: int = 0
@@ -327,7 +365,7 @@ class ChangeFeatures(LeavesCachesOut):
         if seen is None or len(seen[0]) >= SLOTS_CACHE_SIZE:
             seen = self._token_counts = ({}, {}, {})
         seen_core, n_words, n_unknown = seen
-        tokens = Counter(chain.from_iterable(sequences))
+        tokens = dict.fromkeys(chain.from_iterable(sequences))  # (the distinct ones, in order)
         # (not tokens.keys() - seen.keys(): that walks the whole cache, every call)
         for token in [t for t in tokens if t not in seen_core]:
             core = split_token(token)[1]  # (a token has no white space: its _core)
@@ -338,16 +376,18 @@ class ChangeFeatures(LeavesCachesOut):
                 w.lower() not in self.words and w not in self.words for w in words
             )
         core_of = {token: seen_core[token] for token in tokens if token}
-        if wanted is not None:
+        if wanted is None:  # a whole text's, which worker processes read: as arrays
+            cores = CoreLines.of(sequences, core_of)
+        else:  # a call's changes' cores: a dict of the lines that have one
             core_of = {token: core for token, core in core_of.items() if core in wanted}
-        cores = {}
-        for i, seq in enumerate(sequences):
-            if wanted is not None and core_of.keys().isdisjoint(seq):
-                continue  # (most lines, when few cores are wanted: told in C)
-            for token in seq:
-                core = core_of.get(token)
-                if core is not None:
-                    cores.setdefault(core, []).append(i)
+            cores = {}
+            for i, seq in enumerate(sequences):
+                if core_of.keys().isdisjoint(seq):
+                    continue  # (most lines, when few cores are wanted: told in C)
+                for token in seq:
+                    core = core_of.get(token)
+                    if core is not None:
+                        cores.setdefault(core, []).append(i)
         # Each line's words and unknown words, summed a line at a time (in C).
         total = [sum(map(n_words.__getitem__, seq)) for seq in sequences]
         unknown = [sum(map(n_unknown.__getitem__, seq)) for seq in sequences]

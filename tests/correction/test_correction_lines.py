@@ -393,6 +393,25 @@ def test_the_lines_of_some_cores_are_those_all_cores_are_read_with(fitted, sampl
     spans = _all_spans(sequences, corrected)
     features = fitted.confidence_.features
     every = features._text_facts(sequences)
+    # By their definitions, a line and a token at a time (an empty token has no core).
+    from skocrcost.correction._tokens import correctable, split_token, token_words
+
+    text = [*sequences[:100], ["", "Tbe", "tbe,", ""], [], *sequences[100:]]
+    want, unknown, total = {}, [], []
+    for i, seq in enumerate(text):
+        words = [w for t in seq for w in token_words(t) if correctable(w)]
+        unknown.append(
+            sum(w not in features.words and w.lower() not in features.words for w in words)
+        )
+        total.append(len(words))
+        for token in filter(None, seq):
+            want.setdefault(split_token(token)[1].lower(), []).append(i)
+    facts = features._text_facts(text)
+    assert facts.cores == want and list(facts.cores) == list(want)  # (and in the same order)
+    share = max(sum(unknown) / sum(total), features.CLEAN) if features.relative_noise else 1.0
+    np.testing.assert_array_equal(
+        facts.line, [u / max(t, 1) / share for u, t in zip(unknown, total)]
+    )
     rng = np.random.default_rng(0)
     wanted = set(rng.choice(sorted(every.cores), 40, replace=False)) | {"not in the text"}
     some = features._text_facts(sequences, wanted)
