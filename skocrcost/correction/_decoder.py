@@ -776,13 +776,13 @@ class NoisyChannelDecoder:
         return slots
 
     def _token_slots(self, token):
-        if token.isalnum():  # most tokens: one piece, the token itself (as _cut_slots finds)
-            return (self._slot(0, token, False),)
-        return self._cut_slots(token)
-
-    def _cut_slots(self, token):
-        """:meth:`_token_slots` of any token: its core cut into words."""
         core = split_token(token)[1]
+        if core.isalnum():  # most tokens: one word (as _cut_slots finds)
+            return (self._slot(0, core, False),)
+        return self._cut_slots(core)
+
+    def _cut_slots(self, core):
+        """:meth:`_token_slots` of a token's core: cut into words."""
         pieces = self._word_pieces(core)
         # A lexicon word with hyphens stays whole, and so does a number with letters in
         # it (1,000,OOOf: its pieces are digits misread, not words).

@@ -32,6 +32,9 @@ def split_token(token):
     """``(leading punctuation, core, trailing punctuation)`` of a whitespace token."""
     if token.isalnum():  # most tokens (\w is a character isalnum() takes, or "_")
         return "", token, ""
+    word, last = token[:-1], token[-1:]
+    if word.isalnum() and last != "_" and not unicodedata.category(last).startswith("M"):
+        return "", word, last  # a word and one mark after it ("said,"): the pattern's split
     lead, core, trail = _CORE.match(token).groups()
     # Combining marks (category M) are \W to the regex but belong to the letter before
     # them: "e\u0301" must not be corrected as "e" with a trailing accent.
