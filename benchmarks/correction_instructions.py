@@ -2,6 +2,7 @@
 
     cd benchmarks && PYTHONPATH=.. python correction_instructions.py [--only NAME]
         [--warm] [--n-test 500]
+    cd benchmarks && PYTHONPATH=.. python correction_instructions.py --caller
 
 Timings on a shared machine move by a fifth from one hour to the next; a count
 of instructions does not, so it tells two versions of the code apart where
@@ -14,8 +15,13 @@ valgrind, which counts only that call (``--instr-atstart=no``, switched on and
 off with ``callgrind_control`` around it): a first pass, or with ``--warm`` a
 second one, after an uncounted first.  Prints the instructions (every thread's)
 and an md5 of the corrected lines, which two versions of the code that change
-only speed must share.  Needs valgrind (Debian: ``apt install valgrind``); a
-count takes about a minute per collection.
+only speed must share.  ``--caller``: instead, what ``predict`` with ``n_jobs``
+does before its worker processes start, over the corpus of
+``correction_scaling.py`` (10^6 tokens) and the shipped corrector: counting
+the text's words, then reading its noise for the confidence (sent back from a
+process of its own: pickled and unpickled here), each counted alone, with an
+md5 of what it returns.  Needs valgrind (Debian: ``apt install valgrind``); a
+count takes about a minute per collection, and five for ``--caller``.
 """
 
 from __future__ import annotations
@@ -30,27 +36,59 @@ import subprocess
 import sys
 import tempfile
 
+from correction_scaling import corpus
 from cross_collection import collections
 
 from skocrcost.correction import OCRCorrector
+from skocrcost.correction._corrector import _text_noise
+from skocrcost.datasets import pretrained_corrector
 
 
-def child(path, warm):
-    """Under valgrind: correct the pickled lines when the parent says so."""
+def child(path, work):
+    """Under valgrind: ``work`` (see ``WORK``) on the pickled lines when the parent says
+    so, then (uncounted) the md5 of what it returned."""
     with open(path, "rb") as f:
         fitted, lines = pickle.load(f)
     fixer = pickle.loads(pickle.dumps(fitted))  # (no caches: they are not pickled)
-    if warm:
+    if work == "warm":
         fixer.predict(lines)
     print("ready", flush=True)
     sys.stdin.readline()  # instrumentation is on
-    out = fixer.predict(lines)
-    print("done", hashlib.md5("\n".join(out).encode()).hexdigest(), flush=True)
+    run, text = WORK[work]
+    out = run(fixer, lines)
+    print("done", flush=True)
     sys.stdin.readline()  # and off again
+    print(hashlib.md5(text(out).encode()).hexdigest(), flush=True)
 
 
-def count(fitted, lines, warm):
-    """``(instructions, md5 of the corrected lines)`` of one ``predict`` of ``lines``."""
+def _passed(fixer, lines):
+    return fixer.predict(lines)
+
+
+def _noise(fixer, lines):
+    return pickle.loads(pickle.dumps(_text_noise(fixer, None, lines), pickle.HIGHEST_PROTOCOL))
+
+
+# What a counted call does, and what of its result is hashed: a pass of predict (the
+# corrected lines), or a part of predict(n_jobs)'s work before its processes start.
+WORK = {
+    "first": (_passed, "\n".join),
+    "warm": (_passed, "\n".join),
+    "words": (
+        lambda fixer, lines: fixer._decoder().word_counts(map(str.split, lines)),
+        lambda counts: repr(sorted(counts.items())),
+    ),
+    "noise": (
+        _noise,
+        lambda noise: repr(
+            [sorted(noise.cores.items()), noise.line.tolist(), noise.nearby.tolist()]
+        ),
+    ),
+}
+
+
+def count(fitted, lines, work):
+    """``(instructions, md5 of what it returns)`` of ``WORK[work]`` on ``lines``."""
     with tempfile.TemporaryDirectory() as tmp:
         data, out = os.path.join(tmp, "fitted.pkl"), os.path.join(tmp, "callgrind.out")
         with open(data, "wb") as f:
@@ -64,7 +102,8 @@ def count(fitted, lines, warm):
             __file__,
             "--child",
             data,
-        ] + (["--warm"] if warm else [])
+            work,
+        ]
         proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True,
@@ -79,6 +118,7 @@ def count(fitted, lines, warm):
             control("off", proc.pid)
             proc.stdin.write("end\n")
             proc.stdin.flush()
+            done += proc.stdout.readline().split()
             proc.wait()
         finally:
             if proc.poll() is None:
@@ -99,18 +139,29 @@ def main(argv=None):
     parser.add_argument("--only", help="one collection: monographs, newspapers or periodicals")
     parser.add_argument("--warm", action="store_true", help="count a second pass, not the first")
     parser.add_argument("--n-test", type=int, default=500, help="held-out lines per collection")
-    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--caller", action="store_true", help="count what predict(n_jobs) does first"
+    )
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        return child(args.child, args.warm)
+        return child(*args.child)
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
+    if args.caller:
+        lines, n = corpus(1_000_000)
+        shipped = pretrained_corrector().set_params(n_jobs=2)
+        for work, which in (("words", "counting the words"), ("noise", "reading the noise")):
+            instructions, digest = count(shipped, lines, work)
+            print(f"{n:,} tokens, {which}: {instructions:,} instructions, md5 {digest}")
+        return
+    work = "warm" if args.warm else "first"
     which = "second pass" if args.warm else "first pass"
     for name, (X, y, X_test, _) in collections(args.n_test).items():
         if args.only and name != args.only:
             continue
         fitted = OCRCorrector().set_params(n_jobs=1).fit(X, y)
-        instructions, digest = count(fitted, X_test, args.warm)
+        instructions, digest = count(fitted, X_test, work)
         print(f"{name:12s} {which}: {instructions:,} instructions, output md5 {digest}")
 
 
