@@ -34,7 +34,7 @@ def split_token(token):
         return "", token, ""
     word, last = token[:-1], token[-1:]
     if word.isalnum() and last != "_" and not unicodedata.category(last).startswith("M"):
-        return "", word, last  # a word and one mark after it ("said,"): the pattern's split
+        return "", word, last  # a word, then one punctuation character ("said,")
     lead, core, trail = _CORE.match(token).groups()
     # Combining marks (category M) are \W to the regex but belong to the letter before
     # them: "e\u0301" must not be corrected as "e" with a trailing accent.
