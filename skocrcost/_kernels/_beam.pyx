@@ -70,6 +70,15 @@ cdef struct Level:
                               # context_keys[ctx_start[i]:ctx_start[i + 1]]
 
 
+def _group_starts(keys, Py_ssize_t n, int64_t w1):
+    """Where each of the ``n`` groups ``key // w1`` starts among the sorted ``keys``, and
+    the end: ``searchsorted(keys, arange(n + 1) * w1)``, counted in one pass rather
+    than searched for (a trigram level has hundreds of thousands of contexts)."""
+    out = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(np.asarray(keys) // w1, minlength=n), out=out[1:])
+    return out
+
+
 cdef class KatzTables:
     """The arrays of a fitted ``KatzBackoffLM``, one tuple per order:
     ``(context_keys, total, discount, alpha, rest, keys, counts)`` (``lm._Level``)."""
@@ -98,13 +107,10 @@ cdef class KatzTables:
             rest = np.ascontiguousarray(a_rest, dtype=np.float64)
             keys = np.ascontiguousarray(a_keys, dtype=np.int64)
             counts = np.ascontiguousarray(a_counts, dtype=np.int64)
-            # Keys are context * w1 + word, sorted: each context's keys are contiguous.
-            key_start = np.searchsorted(
-                keys, np.arange(max(ck.shape[0], 1) + 1, dtype=np.int64) * self.w1
-            ).astype(np.int64)
-            ctx_start = np.searchsorted(
-                ck, np.arange(n_below + 1, dtype=np.int64) * self.w1
-            ).astype(np.int64)
+            # Keys are context * w1 + word, sorted: each context's keys are contiguous,
+            # and so are the contexts after each context of the order below.
+            key_start = _group_starts(keys, max(ck.shape[0], 1), self.w1)
+            ctx_start = _group_starts(ck, n_below, self.w1)
             n_below = ck.shape[0]
             self.arrays.append((ck, tot, disc, alpha, rest, keys, counts, key_start,
                                 ctx_start))  # kept alive
