@@ -84,9 +84,9 @@ def _hits(dist, ind, likeliest=None):
         best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :n]  # (padding: inf)
         rows = np.arange(len(dist))[:, None]
         dist, ind = dist[rows, best], ind[rows, best]
+    found = np.count_nonzero(ind >= 0, axis=1).tolist()  # (the padding ends each row)
     return [
-        [(c, j) for c, j in zip(d, i, strict=True) if j >= 0]
-        for d, i in zip(dist.tolist(), ind.tolist(), strict=True)
+        list(zip(d[:n], i[:n])) for d, i, n in zip(dist.tolist(), ind.tolist(), found, strict=True)
     ]
 
 

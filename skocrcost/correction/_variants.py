@@ -34,9 +34,15 @@ _UNIT = WeightedLevenshtein()
 _OLD_LETTERS = {"i": "ij", "u": "uv", "v": "vu", "\u017f": "s"}
 _OLD_ENDINGS = (("e", ""), ("ie", "y"), ("ck", "c"))
 _ENDS = tuple(end for end, _ in _OLD_ENDINGS)
-# Each letter to one of the letters it may be read as: a word and its modern spelling
-# fold to the same string (the converse is checked letter by letter).
-_FOLD = str.maketrans({"j": "i", "v": "u", "\u017f": "s"})
+
+
+def _fold(word):
+    """Each letter of ``word`` to one of the letters it may be read as: a word and its
+    modern spelling fold to the same string (the converse is checked letter by letter)."""
+    # (replace, not str.translate: a quarter of its time on a word)
+    return word.replace("j", "i").replace("v", "u").replace("\u017f", "s")
+
+
 # Words with more letters to read both ways than this are taken as they are.
 _MAX_SWAPS = 8
 
@@ -93,14 +99,14 @@ def modernisations(old, words):
     old = old.lower()
     by_fold = {}  # a stem's letters folded to one reading -> the stems that fold so
     for stem in _stems(old):
-        by_fold.setdefault(stem.translate(_FOLD), []).append(stem)
+        by_fold.setdefault(_fold(stem), []).append(stem)
     out = [False] * len(words)
     if not by_fold:
         return out
     for k, new in enumerate(words):
         new = new.lower()
         # One C call and a look-up rule out nearly every candidate.
-        for stem in by_fold.get(new.translate(_FOLD), ()):
+        for stem in by_fold.get(_fold(new), ()):
             if new != old and (
                 all(n in _OLD_LETTERS.get(c, c) for c, n in zip(stem, new))
                 if _swappable(stem)
