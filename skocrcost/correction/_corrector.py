@@ -685,9 +685,17 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         self.confidence_ = confidence
         return self
 
+    def _lexicon_words(self):
+        """:attr:`lexicon_` as a set, one per fitted or loaded corrector, which the decoders
+        and the confidence's features share (100,000 words: 14 ms to build, 4 MB)."""
+        caches = self.__dict__.setdefault("_caches_", {})
+        if "words" not in caches:
+            caches["words"] = set(self.lexicon_)
+        return caches["words"]
+
     def _change_features(self, relative_noise=True, nearby_recurrence=True):
         return ChangeFeatures(
-            set(self.lexicon_),
+            self._lexicon_words(),
             self.language_model_,
             self.estimator_.metric_,
             self.scale_,
@@ -1037,11 +1045,8 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         def variant(x, words):
             return self.variants_.surprisal(x, words) / scale
 
-        caches = self.__dict__.setdefault("_caches_", {})
-        if "words" not in caches:
-            caches["words"] = set(self.lexicon_)
         decoder = NoisyChannelDecoder(
-            words=caches["words"],
+            words=self._lexicon_words(),
             normaliser=scale,
             language_model=lm,
             lm_weight=w.lm_weight if self.language_model_ is not None else 1.0,
@@ -1163,6 +1168,9 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
             table = _persist.unpack_candidates(found[1], state["lexicon_"], "pickled corrector")
             state["_word_candidates_"] = (found[0], table)
         super().__setstate__(state)
+        features = getattr(state.get("confidence_"), "features", None)
+        if features is not None:  # the lexicon's set, unpickled with them: shared again
+            self._caches_ = {"words": features.words}
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # (a copy: it may be the object's __dict__)

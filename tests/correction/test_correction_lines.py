@@ -223,7 +223,10 @@ def test_pickles_without_their_caches_and_predict_the_same(fitted, sample):
     want = fitted.predict(X_test[:40]).tolist()
     assert fitted._caches_  # filled by the predictions above
     back = pickle.loads(pickle.dumps(fitted))
-    assert not getattr(back, "_caches_", None)
+    # Nothing the predictions filled: only the lexicon's set, the one its confidence's
+    # features were pickled with (shared again, not built anew).
+    assert getattr(back, "_caches_", {}) == {"words": back.confidence_.features.words}
+    assert back._caches_["words"] is back.confidence_.features.words
     assert back.predict(X_test[:40]).tolist() == want
 
 
