@@ -84,9 +84,11 @@ def _hits(dist, ind, likeliest=None):
         best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :n]  # (padding: inf)
         rows = np.arange(len(dist))[:, None]
         dist, ind = dist[rows, best], ind[rows, best]
-    found = np.count_nonzero(ind >= 0, axis=1).tolist()  # (the padding ends each row)
+    # (the padding ends each row; counted in the lists: numpy's count along an axis
+    # costs more than the rows of a call of a line or two take to count)
     return [
-        list(zip(d[:n], i[:n])) for d, i, n in zip(dist.tolist(), ind.tolist(), found, strict=True)
+        list(zip(d, i[: len(i) - i.count(-1)]))
+        for d, i in zip(dist.tolist(), ind.tolist(), strict=True)
     ]
 
 
