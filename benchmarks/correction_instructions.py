@@ -1,7 +1,7 @@
 """Instructions one ``predict`` over held-out lines executes, counted by valgrind's callgrind.
 
     cd benchmarks && PYTHONPATH=.. python correction_instructions.py [--only NAME]
-        [--warm] [--n-test 500]
+        [--warm | --per-line] [--n-test 500]
     cd benchmarks && PYTHONPATH=.. python correction_instructions.py --caller
 
 Timings on a shared machine move by a fifth from one hour to the next; a count
@@ -13,15 +13,17 @@ fitted on the training lines (here, outside valgrind) is pickled, and a copy
 without its caches corrects the held-out lines in one ``predict`` call under
 valgrind, which counts only that call (``--instr-atstart=no``, switched on and
 off with ``callgrind_control`` around it): a first pass, or with ``--warm`` a
-second one, after an uncounted first.  Prints the instructions (every thread's)
-and an md5 of the corrected lines, which two versions of the code that change
-only speed must share.  ``--caller``: instead, what ``predict`` with ``n_jobs``
-does before its worker processes start, over the corpus of
-``correction_scaling.py`` (10^6 tokens) and the shipped corrector: counting
-the text's words, then reading its noise for the confidence (sent back from a
-process of its own: pickled and unpickled here), each counted alone, with an
-md5 of what it returns.  Needs valgrind (Debian: ``apt install valgrind``); a
-count takes about a minute per collection, and five for ``--caller``.
+second one, after an uncounted first; with ``--per-line``, a first pass of one
+``correct`` call per line instead, as a loop over a file's lines calls it.
+Prints the instructions (every thread's) and an md5 of the corrected lines,
+which two versions of the code that change only speed must share.
+``--caller``: instead, what ``predict`` with ``n_jobs`` does before its worker
+processes start, over the corpus of ``correction_scaling.py`` (10^6 tokens) and
+the shipped corrector: counting the text's words, then reading its noise for
+the confidence (sent back from a process of its own: pickled and unpickled
+here), each counted alone, with an md5 of what it returns.  Needs valgrind
+(Debian: ``apt install valgrind``); a count takes about a minute per
+collection, and five for ``--caller``.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def _noise(fixer, lines):
 WORK = {
     "first": (_passed, "\n".join),
     "warm": (_passed, "\n".join),
+    "per-line": (lambda fixer, lines: [fixer.correct(line) for line in lines], "\n".join),
     "words": (
         lambda fixer, lines: fixer._decoder().word_counts(map(str.split, lines)),
         lambda counts: repr(sorted(counts.items())),
@@ -137,7 +140,11 @@ def control(state, pid):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", help="one collection: monographs, newspapers or periodicals")
-    parser.add_argument("--warm", action="store_true", help="count a second pass, not the first")
+    passes = parser.add_mutually_exclusive_group()
+    passes.add_argument("--warm", action="store_true", help="count a second pass, not the first")
+    passes.add_argument(
+        "--per-line", action="store_true", help="count a first pass of one correct call per line"
+    )
     parser.add_argument("--n-test", type=int, default=500, help="held-out lines per collection")
     parser.add_argument(
         "--caller", action="store_true", help="count what predict(n_jobs) does first"
@@ -155,8 +162,13 @@ def main(argv=None):
             instructions, digest = count(shipped, lines, work)
             print(f"{n:,} tokens, {which}: {instructions:,} instructions, md5 {digest}")
         return
-    work = "warm" if args.warm else "first"
-    which = "second pass" if args.warm else "first pass"
+    work, which = (
+        ("warm", "second pass")
+        if args.warm
+        else ("per-line", "first pass, a call per line")
+        if args.per_line
+        else ("first", "first pass")
+    )
     for name, (X, y, X_test, _) in collections(args.n_test).items():
         if args.only and name != args.only:
             continue
