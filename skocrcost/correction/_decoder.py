@@ -862,12 +862,24 @@ class NoisyChannelDecoder:
     def _rewritten_all(self, sequences):
         if not self._rewrites():
             return sequences
-        # (each distinct token once: a text repeats its tokens)
-        rewritten = {t: self._rewritten(t) for t in set(chain.from_iterable(sequences))}
+        # (each distinct token once: a text repeats its tokens; most are kept from
+        # earlier calls, read without a call of _rewritten each)
+        kept, rewrite = self._rewritten_cache.get, self._rewritten
+        rewritten = {
+            t: out if (out := kept(t)) is not None else rewrite(t)
+            for t in set(chain.from_iterable(sequences))
+        }
         return [list(map(rewritten.__getitem__, seq)) for seq in sequences]
 
     def _counted(self, sequences):
         return self._words_counted(Counter(chain.from_iterable(sequences)))
+
+    def _looked_up(self, sequences):
+        """The looked-up words of ``sequences``, in the order they first use them: the
+        keys of :meth:`_counted`, not counted (a batch of a text has the text's counts)."""
+        tokens = dict.fromkeys(chain.from_iterable(sequences))
+        slots = self._slots
+        return list(dict.fromkeys([w for t in tokens for _, w, fix, _ in slots(t) if fix]))
 
     def _words_counted(self, tokens):
         """The words of each distinct token of ``tokens`` (a Counter), counted."""
@@ -887,9 +899,12 @@ class NoisyChannelDecoder:
         counts them in ``sequences``.
         """
         sequences = self._rewritten_all(sequences)
-        own = self._counted(sequences)
-        self._counts = own if counts is None else counts
-        looked_up = list(own)  # (in the order the text first uses them)
+        if counts is None:
+            counts = self._counted(sequences)
+            looked_up = list(counts)  # (in the order the text first uses them)
+        else:
+            looked_up = self._looked_up(sequences)
+        self._counts = counts
         self._call_readings = {}  # keeping an unknown word depends on the counts
         self._wanted = set()
         if self.join_cost is not None:  # words after a line-break hyphen need candidates

@@ -133,6 +133,19 @@ def test_the_text_word_counts_are_those_of_its_tokens_as_corrected(lines):
     assert got == want and list(got) == list(want)
 
 
+def test_a_batch_lists_the_words_it_would_count(lines):
+    """A batch given the text's counts lists its looked-up words without counting
+    them: the keys of its own counts, in the same order; and its tokens rewritten
+    again, from the kept rewritings, come out as the first time."""
+    decoder = pretrained_corrector()._decoder()
+    for a in range(0, len(lines), BATCH):
+        sequences = [line.split() for line in lines[a : a + BATCH]]
+        first = decoder._rewritten_all(sequences)
+        again = decoder._rewritten_all(sequences)
+        assert again == first == [[decoder._rewritten(t) for t in s] for s in sequences]
+        assert decoder._looked_up(first) == list(decoder._counted(first))
+
+
 def test_changes_unreviewed_are_listed_as_by_one_process(lines, spy):
     """``min_confidence=None``: every change made and listed, with a NaN confidence."""
     text = "\n".join(lines[:600])
