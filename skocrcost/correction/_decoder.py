@@ -862,13 +862,8 @@ class NoisyChannelDecoder:
     def _rewritten_all(self, sequences):
         if not self._rewrites():
             return sequences
-        # (each distinct token once: a text repeats its tokens; most are kept from
-        # earlier calls, read without a call of _rewritten each)
-        kept, rewrite = self._rewritten_cache.get, self._rewritten
-        rewritten = {
-            t: out if (out := kept(t)) is not None else rewrite(t)
-            for t in set(chain.from_iterable(sequences))
-        }
+        # (each distinct token once: a text repeats its tokens)
+        rewritten = {t: self._rewritten(t) for t in set(chain.from_iterable(sequences))}
         return [list(map(rewritten.__getitem__, seq)) for seq in sequences]
 
     def _counted(self, sequences):
