@@ -3,6 +3,7 @@
     cd benchmarks && PYTHONPATH=.. python correction_instructions.py [--only NAME]
         [--warm | --per-line] [--n-test 500]
     cd benchmarks && PYTHONPATH=.. python correction_instructions.py --caller
+    cd benchmarks && PYTHONPATH=.. python correction_instructions.py --processes
 
 Timings on a shared machine move by a fifth from one hour to the next; a count
 of instructions does not, so it tells two versions of the code apart where
@@ -21,9 +22,21 @@ which two versions of the code that change only speed must share.
 processes start, over the corpus of ``correction_scaling.py`` (10^6 tokens) and
 the shipped corrector: counting the text's words, then reading its noise for
 the confidence (sent back from a process of its own: pickled and unpickled
-here), each counted alone, with an md5 of what it returns.  Needs valgrind
-(Debian: ``apt install valgrind``); a count takes about a minute per
-collection, and five for ``--caller``.
+here), each counted alone, with an md5 of what it returns.
+``--processes``: how ``predict(n_jobs=2)`` scales, counted rather than timed (a
+shared machine's two cores slow each other down by more than a code change
+moves the time): the shipped corrector corrects the first ``--n-tokens`` of that
+corpus (default 250,000) in one process, then with two, every process counted
+(valgrind follows the forks): the caller until its worker processes start
+(counting the words, then searching the candidates of the words the text
+repeats), the process that reads the noise meanwhile, each worker, and the
+caller while they work.  Prints each count, the work of two processes against
+one, and the speed-up the counts allow: one process's count over the longest
+path through the two-process run (the caller until the workers start, the
+larger worker, the caller after; the caller's search counted whole, though two
+threads share it).  Needs valgrind (Debian: ``apt install valgrind``); a
+count takes about a minute per collection, five for ``--caller`` and ten for
+``--processes``.
 """
 
 from __future__ import annotations
@@ -57,6 +70,8 @@ def child(path, work):
     print("ready", flush=True)
     sys.stdin.readline()  # instrumentation is on
     run, text = WORK[work]
+    if work.startswith("processes"):
+        _dump_when_processes_start()
     out = run(fixer, lines)
     print("done", flush=True)
     sys.stdin.readline()  # and off again
@@ -71,6 +86,33 @@ def _noise(fixer, lines):
     return pickle.loads(pickle.dumps(_text_noise(fixer, None, lines), pickle.HIGHEST_PROTOCOL))
 
 
+def _dump_when_processes_start():
+    """Have callgrind write out this process's count so far, as a part of its own, when
+    the caller has counted the text's words and when its worker processes are about to
+    start (between the two, it searches the candidates of the words the text repeats)."""
+    from skocrcost import _workers
+    from skocrcost.correction import _decoder
+
+    def dump(label):
+        subprocess.run(["callgrind_control", "-d", label, str(os.getpid())], check=True,
+                       capture_output=True)  # fmt: skip
+
+    decoder, start = _decoder.NoisyChannelDecoder, _workers.in_processes
+    counts = decoder.word_counts
+
+    def word_counts(*args, **kwargs):
+        out = counts(*args, **kwargs)
+        dump("counted")
+        return out
+
+    def in_processes(*args, **kwargs):
+        dump("searched")
+        decoder.word_counts = counts  # (the workers' own calls are theirs)
+        return start(*args, **kwargs)
+
+    decoder.word_counts, _workers.in_processes = word_counts, in_processes
+
+
 # What a counted call does, and what of its result is hashed: a pass of predict (the
 # corrected lines), or a part of predict(n_jobs)'s work before its processes start.
 WORK = {
@@ -81,6 +123,9 @@ WORK = {
         lambda fixer, lines: fixer._decoder().word_counts(map(str.split, lines)),
         lambda counts: repr(sorted(counts.items())),
     ),
+    # predict with one worker process or two: each returns the corrected lines
+    "processes-1": (lambda fixer, lines: fixer.set_params(n_jobs=1).predict(lines), "\n".join),
+    "processes-2": (lambda fixer, lines: fixer.set_params(n_jobs=2).predict(lines), "\n".join),
     "noise": (
         _noise,
         lambda noise: repr(
@@ -90,10 +135,12 @@ WORK = {
 }
 
 
-def count(fitted, lines, work):
-    """``(instructions, md5 of what it returns)`` of ``WORK[work]`` on ``lines``."""
+def count(fitted, lines, work, parts=False):
+    """``(instructions, md5 of what it returns)`` of ``WORK[work]`` on ``lines``; with
+    ``parts``, instead of the instructions, ``[(pid, part, instructions)]``: one for each
+    process (valgrind follows forks) and each part callgrind wrote out."""
     with tempfile.TemporaryDirectory() as tmp:
-        data, out = os.path.join(tmp, "fitted.pkl"), os.path.join(tmp, "callgrind.out")
+        data, out = os.path.join(tmp, "fitted.pkl"), os.path.join(tmp, "callgrind.out.%p")
         with open(data, "wb") as f:
             pickle.dump((fitted, lines), f)
         command = [
@@ -128,13 +175,50 @@ def count(fitted, lines, work):
                 proc.kill()
         if len(done) != 2 or proc.returncode:
             raise RuntimeError("the counted process failed in its call")
-        with open(out) as f:
-            totals = re.search(r"^totals:\s*(\d+)", f.read(), re.MULTILINE)
-        return int(totals.group(1)), done[1]
+        counted = []
+        for name in os.listdir(tmp):
+            if name.startswith("callgrind.out."):
+                with open(os.path.join(tmp, name)) as f:
+                    text = f.read()
+                pid = re.search(r"^pid:\s*(\d+)", text, re.MULTILINE).group(1)
+                dumped = re.search(r"^desc: Trigger: dump (.*)$", text, re.MULTILINE)
+                part = dumped.group(1) if dumped else "end"  # (the process's last part)
+                totals = int(re.search(r"^totals:\s*(\d+)", text, re.MULTILINE).group(1))
+                counted.append((int(pid), part, totals))
+        if parts:
+            return sorted(counted), done[1]
+        return sum(n for *_, n in counted), done[1]
 
 
 def control(state, pid):
     subprocess.run(["callgrind_control", "-i", state, str(pid)], check=True, capture_output=True)
+
+
+def processes(n_tokens):
+    """Print what ``predict`` executes with one process and with two (``--processes``)."""
+    lines, n = corpus(n_tokens)
+    shipped = pretrained_corrector()
+    one, digest_one = count(shipped, lines, "processes-1")
+    print(f"{n:,} tokens, one process: {one:,} instructions, md5 {digest_one}")
+    parts, digest = count(shipped, lines, "processes-2", parts=True)
+    caller = {part: n for pid, part, n in parts if pid == _caller(parts)}
+    others = [n for pid, _, n in parts if pid != _caller(parts)]  # (in the order forked)
+    *noise, first, second = others
+    print(f"two processes, md5 {digest}:")
+    print(f"  the caller, counting the words:       {caller['counted']:,}")
+    print(f"  the caller, searching repeated words: {caller['searched']:,}")
+    print(f"  the process reading the noise:        {sum(noise):,}")
+    print(f"  the workers:                          {first:,} and {second:,}")
+    print(f"  the caller, while they work:          {caller['end']:,}")
+    total = sum(n for *_, n in parts)
+    longest = caller["counted"] + caller["searched"] + max(first, second) + caller["end"]
+    print(f"  in all {total:,}: {total / one - 1:+.1%} against one process")
+    print(f"  speed-up the counts allow: {one / longest:.2f} (one process over the longest path)")
+
+
+def _caller(parts):
+    """The process of ``parts`` that wrote out a part when the workers started."""
+    return next(pid for pid, part, _ in parts if part == "searched")
 
 
 def main(argv=None):
@@ -149,12 +233,18 @@ def main(argv=None):
     parser.add_argument(
         "--caller", action="store_true", help="count what predict(n_jobs) does first"
     )
+    parser.add_argument(
+        "--processes", action="store_true", help="count predict with one process, then two"
+    )
+    parser.add_argument("--n-tokens", type=int, default=250_000, help="for --processes")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         return child(*args.child)
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
+    if args.processes:
+        return processes(args.n_tokens)
     if args.caller:
         lines, n = corpus(1_000_000)
         shipped = pretrained_corrector().set_params(n_jobs=2)
