@@ -201,8 +201,11 @@ def processes(n_tokens):
     one, digest_one = count(shipped, lines, "processes-1")
     print(f"{n:,} tokens, one process: {one:,} instructions, md5 {digest_one}")
     parts, digest = count(shipped, lines, "processes-2", parts=True)
-    caller = {part: n for pid, part, n in parts if pid == _caller(parts)}
-    others = [n for pid, _, n in parts if pid != _caller(parts)]  # (in the order forked)
+    callers = {pid for pid, part, _ in parts if part == "searched"}  # (it wrote out parts)
+    if not callers:
+        raise SystemExit(f"{len(lines):,} lines started no process: --n-tokens too small")
+    caller = {part: n for pid, part, n in parts if pid in callers}
+    others = [n for pid, _, n in parts if pid not in callers]  # (in the order forked)
     *noise, first, second = others
     print(f"two processes, md5 {digest}:")
     print(f"  the caller, counting the words:       {caller['counted']:,}")
@@ -214,11 +217,6 @@ def processes(n_tokens):
     longest = caller["counted"] + caller["searched"] + max(first, second) + caller["end"]
     print(f"  in all {total:,}: {total / one - 1:+.1%} against one process")
     print(f"  speed-up the counts allow: {one / longest:.2f} (one process over the longest path)")
-
-
-def _caller(parts):
-    """The process of ``parts`` that wrote out a part when the workers started."""
-    return next(pid for pid, part, _ in parts if part == "searched")
 
 
 def main(argv=None):
