@@ -94,8 +94,7 @@ def _dump_when_processes_start():
     from skocrcost.correction import _decoder
 
     def dump(label):
-        subprocess.run(["callgrind_control", "-d", label, str(os.getpid())], check=True,
-                       capture_output=True)  # fmt: skip
+        control(os.getpid(), "-d", label)
 
     decoder, start = _decoder.NoisyChannelDecoder, _workers.in_processes
     counts = decoder.word_counts
@@ -161,11 +160,11 @@ def count(fitted, lines, work, parts=False):
         try:
             if proc.stdout.readline().strip() != "ready":
                 raise RuntimeError("the counted process failed before its call")
-            control("on", proc.pid)
+            control(proc.pid, "-i", "on")
             proc.stdin.write("go\n")
             proc.stdin.flush()
             done = proc.stdout.readline().split()
-            control("off", proc.pid)
+            control(proc.pid, "-i", "off")
             proc.stdin.write("end\n")
             proc.stdin.flush()
             done += proc.stdout.readline().split()
@@ -190,8 +189,10 @@ def count(fitted, lines, work, parts=False):
         return sum(n for *_, n in counted), done[1]
 
 
-def control(state, pid):
-    subprocess.run(["callgrind_control", "-i", state, str(pid)], check=True, capture_output=True)
+def control(pid, *option):
+    """``callgrind_control`` of the counted process ``pid``: ``-i on`` / ``-i off``
+    switches the count, ``-d LABEL`` writes out its count so far as a part of its own."""
+    subprocess.run(["callgrind_control", *option, str(pid)], check=True, capture_output=True)
 
 
 def processes(n_tokens):
