@@ -1,7 +1,9 @@
 """Threads follow scikit-learn's n_jobs convention; chunked pairwise streams its output."""
 
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 
+import joblib
 import numpy as np
 import pytest
 from conftest import read_pairs, shared_path
@@ -10,7 +12,7 @@ from threadpoolctl import threadpool_limits
 
 from skocrcost import EditCostEstimator, WeightedLevenshtein
 from skocrcost._kernels import _cost_kernel as _dp
-from skocrcost._threads import n_threads
+from skocrcost._threads import n_threads, n_workers
 
 
 def random_words(n, seed=0, lo=1, hi=10):
@@ -46,6 +48,25 @@ def test_joblib_parallel_config_sets_the_default():
     with parallel_config(n_jobs=-1):
         assert n_threads(None) == n_threads(-1)
     assert n_threads(None) == 1
+
+
+def test_none_gets_joblibs_answer_in_every_context_and_thread():
+    # n_workers answers None itself outside a parallel_config: the same as joblib's.
+    def both():
+        return n_workers(None), joblib.effective_n_jobs(None)
+
+    seen = [both()]
+    with parallel_config(n_jobs=2):
+        seen.append(both())
+        with parallel_config(backend="threading", n_jobs=-1):
+            seen.append(both())
+            worker = ThreadPoolExecutor(1)  # a thread of its own: joblib's config is per thread
+            seen.append(worker.submit(both).result())
+            worker.shutdown()
+        seen.append(both())
+    seen.append(both())
+    assert [ours for ours, _ in seen] == [max(1, theirs) for _, theirs in seen]
+    assert [ours for ours, _ in seen] == [1, 2, n_workers(-1), 1, 2, 1]
 
 
 @pytest.mark.parametrize("bad", [0, 1.5, "2", True])
