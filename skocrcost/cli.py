@@ -5,6 +5,7 @@ import contextlib
 import io
 import math
 import os
+import pathlib
 import stat
 import sys
 
@@ -27,6 +28,8 @@ EXAMPLES = """examples:
       queries from stdin, one per line; output: query<TAB>word<TAB>distance
   skocrcost correct page.txt > fixed.txt
       correct a text with the shipped corrector for English historical print
+  skocrcost correct pages/*.txt -o fixed/ --n-jobs -1
+      correct many files in one run (each into fixed/ under its name), every core
   skocrcost fit lines.tsv -o corrector.json.gz --corrector
       learn a whole corrector from your own (OCR, truth) line pairs ...
   skocrcost correct --model corrector.json.gz page.txt > fixed.txt
@@ -279,6 +282,10 @@ HEAD_BYTES = 64 * 1024
 
 
 def _correct(args):
+    # Where each FILE's correction goes, checked before the corrector loads.
+    targets = None if args.output_dir is None else _targets(args.files, args.output_dir)
+    if targets is None and len(args.files) > 1:
+        raise ValueError("more than one FILE needs --output-dir: where to write each")
     corrector = _corrector_for(args)
     if args.confidence_pairs:
         corrector.fit_confidence(*read_pairs(args.confidence_pairs))
@@ -293,23 +300,99 @@ def _correct(args):
     from ._threads import n_workers
 
     workers = n_workers(args.n_jobs)
-    source = contextlib.nullcontext(sys.stdin.buffer) if args.file == "-" else open(args.file, "rb")
+    if targets is not None:
+        _correct_files(corrector, targets, args.format, args.quiet, workers)
+        return 0
+    path = args.files[0]
+    source = contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open(path, "rb")
     with source as f:
-        head, document = _read_input(args, f)
+        head, document = _read_input(args.format, f)
         if document is not None:
-            return _write_document(corrector, document)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(_corrected_document(corrector, document))
+            sys.stdout.buffer.flush()
+            return 0
         lines = _byte_lines(head, f)
-        _correct_text(corrector, lines, _name(args.file), _size(f), args.quiet, workers)
+        _correct_text(corrector, lines, _name(path), _size(f), args.quiet, workers)
     return 0
 
 
-def _correct_text(corrector, lines, name, total, quiet, workers=1):
-    """Correct UTF-8 byte ``lines`` a batch at a time, in order, each written as soon
-    as it and those before it are done; the progress bar counts bytes (of ``total``,
-    None when not known).  ``workers`` > 1: batches are shared among that many
-    processes (:func:`skocrcost._workers.corrected`)."""
+def _targets(files, output_dir):
+    """``(FILE, the path its correction is written to)`` for each of ``files``: in
+    ``output_dir``, under the FILE's own name."""
+    if "-" in files:
+        raise ValueError("--output-dir writes each FILE under its name: stdin ('-') has none")
+    out = pathlib.Path(output_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--output-dir {output_dir} is not a directory")
+    targets, named = [], {}
+    for path in files:
+        if not os.path.isfile(path):
+            raise ValueError(f"FILE {path} is not a file")
+        target = out / os.path.basename(path)
+        if target.name in named:
+            raise ValueError(f"{named[target.name]} and {path} would both be written to {target}")
+        named[target.name] = path
+        if target.exists() and os.path.samefile(target, path):
+            raise ValueError(f"--output-dir {output_dir} holds {path}: it would be overwritten")
+        targets.append((path, target))
+    return targets
+
+
+def _correct_files(corrector, targets, format, quiet, workers=1):
+    """Correct each ``(FILE, target)`` of ``targets`` into its target, a progress bar
+    counting files.  ``workers`` > 1: several files are shared among that many
+    processes, a file to each in turn (:func:`skocrcost._workers.in_processes`);
+    one file has its batches shared, as on stdout.  Each file is corrected as
+    the command corrects it alone, so the output is the same for any ``workers``."""
     from . import _workers
 
+    targets[0][1].parent.mkdir(parents=True, exist_ok=True)
+    bar = progress(len(targets), "correcting", quiet or len(targets) < 2, unit="file")
+    try:
+        if workers > 1 and len(targets) > 1 and _workers.may_start():
+            jobs = ((target, None) for target in targets)
+            n = min(workers, len(targets))
+            done = _workers.in_processes(_file_job, corrector, jobs, n, format)
+        else:
+            done = (_correct_file(corrector, *target, format, workers) for target in targets)
+        for _ in done:
+            bar.update()
+    finally:
+        bar.close()
+
+
+def _file_job(corrector, target, format):
+    """:func:`_correct_file` of one ``(FILE, target)`` in a worker process."""
+    _correct_file(corrector, *target, format)
+
+
+def _correct_file(corrector, path, target, format, workers=1):
+    """Correct FILE ``path`` into ``target``, written under a name of its own first
+    and renamed when whole: an error leaves no half-written file."""
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        with open(path, "rb") as f:
+            head, document = _read_input(format, f)
+            if document is not None:
+                partial.write_bytes(_corrected_document(corrector, document))
+            else:
+                with open(partial, "w", encoding="utf-8", newline="") as out:
+                    lines = _byte_lines(head, f)
+                    _correct_text(corrector, lines, path, None, True, workers, out.write)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _correct_text(corrector, lines, name, total, quiet, workers=1, write=None):
+    """Correct UTF-8 byte ``lines`` a batch at a time, in order, each written (by
+    ``write``, default stdout's) as soon as it and those before it are done; the
+    progress bar counts bytes (of ``total``, None when not known).  ``workers`` > 1:
+    batches are shared among that many processes (:func:`skocrcost._workers.corrected`)."""
+    from . import _workers
+
+    write = sys.stdout.write if write is None else write
     bar, done = progress(total, "correcting", quiet=True), 0  # none until a second batch
     # (the text streams through: one batch at a time, BATCH_LINES lines)
     batches = _text_batches(lines, name, _workers.BATCH_LINES)
@@ -319,7 +402,7 @@ def _correct_text(corrector, lines, name, total, quiet, workers=1):
                 bar = progress(total, "correcting", quiet, unit="B")
                 bar.update(done)
             # Lines are split at each "\n" (as str.split): one goes back between batches.
-            sys.stdout.write(("\n" if i else "") + "\n".join(fixed))
+            write(("\n" if i else "") + "\n".join(fixed))
             done += n_bytes
             bar.update(n_bytes)
     finally:
@@ -407,35 +490,32 @@ def _corrector_for(args):
     return corrector.fit(*read_pairs(args.pairs))
 
 
-def _read_input(args, f):
+def _read_input(format, f):
     """``(head, None)`` for text, ``head`` its first bytes read from binary ``f`` (the
     rest still to read); ``(None, (bytes, format))`` for an OCR XML document, read
     whole (``--format``, or detected: ALTO, hOCR or PAGE; text when not markup)."""
-    if args.format == "text":
+    if format == "text":
         return b"", None
     from .formats import detect_format
     from .formats._detect import LEADING, looks_like_markup
 
     head = b""
-    if args.format == "auto":
+    if format == "auto":
         # Markup or text: its first non-blank byte tells, so text need not be read whole.
         while not head.lstrip(LEADING) and (chunk := f.read(HEAD_BYTES)):
             head += chunk
         if not looks_like_markup(head):
             return head, None
     data = head + f.read()
-    return None, (data, detect_format(data) if args.format == "auto" else args.format)
+    return None, (data, detect_format(data) if format == "auto" else format)
 
 
-def _write_document(corrector, document):
-    """Correct an OCR XML document in place and write it to stdout as bytes."""
+def _corrected_document(corrector, document):
+    """The bytes of an OCR XML document ``(bytes, format)``, its words corrected in place."""
     from .formats import correct_document
 
     data, format = document
-    sys.stdout.flush()
-    sys.stdout.buffer.write(correct_document(data, corrector, format=format))
-    sys.stdout.buffer.flush()
-    return 0
+    return correct_document(data, corrector, format=format)
 
 
 def _demo(args):
@@ -530,14 +610,22 @@ def build_parser():
         help="correct a text line by line (text in, text out)",
         description="Correct FILE (or stdin) line by line with OCRCorrector's line decoder "
         "(learned edit costs, a language model, the lexicon, the confidence of changes) "
-        "and write it to stdout, spacing and line ends kept. By default the shipped "
+        "and write it to stdout, spacing and line ends kept; with --output-dir, correct "
+        "each of several FILEs into a file of the same name there. By default the shipped "
         "corrector for English historical print (pretrained_corrector) does it; --model "
         "takes a corrector file from 'skocrcost fit --corrector' or OCRCorrector.save. "
         "With --pairs (OCR<TAB>truth line pairs; a token pair is a line of one word) a "
         "corrector is fitted first: costs from --model (a cost file or a shipped name), "
         "the language model, word frequencies, rules and confidence from the pairs.",
     )
-    correct.add_argument("file", metavar="FILE", nargs="?", default="-", help="default: stdin")
+    correct.add_argument("files", metavar="FILE", nargs="*", default=["-"], help="default: stdin")
+    correct.add_argument(
+        "-o",
+        "--output-dir",
+        metavar="DIR",
+        help="write each FILE's correction to DIR under the FILE's name (made if missing), "
+        "rather than to stdout; needed for more than one FILE",
+    )
     correct.add_argument(
         "--lexicon", help="a word list, one per line (default: the shipped English words)"
     )
@@ -566,7 +654,7 @@ def build_parser():
         "--n-jobs",
         type=_n_jobs,
         default=None,
-        help="processes sharing the batches of a text (-1: all cores; default 1)",
+        help="processes sharing the batches of a text, or the FILEs (-1: all cores; default 1)",
     )
     correct.add_argument(
         "--format",

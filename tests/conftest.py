@@ -22,6 +22,23 @@ SHARED_DATA = Path(
 REQUIRE_DATA = bool(os.environ.get("SKOCRCOST_REQUIRE_DATA"))
 
 
+@pytest.fixture
+def process_calls(monkeypatch):
+    """The worker counts asked of ``skocrcost._workers.in_processes``, one per sharing
+    of work among processes (the work is still done)."""
+    from skocrcost import _workers
+
+    calls = []
+    real = _workers.in_processes
+
+    def counted(task, corrector, jobs, n_workers, shared=None):
+        calls.append(n_workers)
+        return real(task, corrector, jobs, n_workers, shared)
+
+    monkeypatch.setattr(_workers, "in_processes", counted)
+    return calls
+
+
 @pytest.fixture(scope="module")
 def icdar_lines():
     """The embedded ICDAR 2017 sample's line pairs ``(ocr, truth)``, loaded once per module."""

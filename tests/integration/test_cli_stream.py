@@ -1,6 +1,5 @@
 """``skocrcost correct`` streams text: one batch of lines in memory, a bar of bytes read."""
 
-import argparse
 import io
 import sys
 
@@ -146,15 +145,12 @@ def test_progress_with_tqdm_goes_to_stderr(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("blank", [b"", b"\n", b"\xef\xbb\xbf" + b" \t\r\n" * 5])
 def test_xml_is_told_by_its_first_bytes_and_read_whole(monkeypatch, blank):
     monkeypatch.setattr(cli, "HEAD_BYTES", 4)  # the blank start is longer than a read
-    args = argparse.Namespace(format="auto")
-    assert cli._read_input(args, io.BytesIO(blank + ALTO)) == (None, (blank + ALTO, "alto"))
+    assert cli._read_input("auto", io.BytesIO(blank + ALTO)) == (None, (blank + ALTO, "alto"))
     text = blank + b"tbe <c0w>\n" * 100
     f = io.BytesIO(text)
-    head, document = cli._read_input(args, f)
+    head, document = cli._read_input("auto", f)
     assert document is None and len(head) < len(text)  # text is not read whole
     assert b"".join(cli._byte_lines(head, f)) == text
     # A named format: read whole, no detection; text: nothing read ahead.
-    args.format = "page"
-    assert cli._read_input(args, io.BytesIO(ALTO)) == (None, (ALTO, "page"))
-    args.format = "text"
-    assert cli._read_input(args, io.BytesIO(ALTO)) == (b"", None)
+    assert cli._read_input("page", io.BytesIO(ALTO)) == (None, (ALTO, "page"))
+    assert cli._read_input("text", io.BytesIO(ALTO)) == (b"", None)

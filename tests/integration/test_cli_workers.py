@@ -25,24 +25,10 @@ class Shouting:
         return np.array([f"{line.upper()} {os.getpid()} {self.n_jobs}" for line in lines])
 
 
-@pytest.fixture
-def spy(monkeypatch):
-    """How many times the batches went to processes."""
-    calls = []
-    real = workers.in_processes
-
-    def counted(task, corrector, batches, n_workers, shared=None):
-        calls.append(n_workers)
-        return real(task, corrector, batches, n_workers, shared)
-
-    monkeypatch.setattr(workers, "in_processes", counted)
-    return calls
-
-
-def test_batches_come_back_in_order_from_one_thread_processes(spy):
+def test_batches_come_back_in_order_from_one_thread_processes(process_calls):
     batches = [([f"line {i}", f"more {i}"], i) for i in range(9)]
     out = list(workers.corrected(Shouting(), batches, workers=2))
-    assert spy == [2]
+    assert process_calls == [2]
     assert [extra for _, extra in out] == list(range(9))
     for i, (lines, _) in enumerate(out):
         assert [line.split()[:2] for line in lines] == [["LINE", str(i)], ["MORE", str(i)]]
@@ -52,10 +38,10 @@ def test_batches_come_back_in_order_from_one_thread_processes(spy):
 
 
 @pytest.mark.parametrize("n_batches", [0, 1, workers.MIN_BATCHES - 1])
-def test_a_short_text_starts_no_process(spy, n_batches):
+def test_a_short_text_starts_no_process(process_calls, n_batches):
     batches = [([f"line {i}"], i) for i in range(n_batches)]
     out = list(workers.corrected(Shouting(), batches, workers=2))
-    assert spy == []
+    assert process_calls == []
     assert [extra for _, extra in out] == list(range(n_batches))
     assert all(line.split()[2] == str(os.getpid()) for lines, _ in out for line in lines)
 
@@ -66,7 +52,7 @@ def test_an_error_in_a_process_reaches_the_caller():
         list(workers.corrected(OCRCorrector(), batches, workers=2))
 
 
-def test_processes_write_what_one_process_writes(tmp_path, monkeypatch, capsys, spy):
+def test_processes_write_what_one_process_writes(tmp_path, monkeypatch, capsys, process_calls):
     """The shipped corrector over 1,200 sample lines in batches of 100: every batch is
     one predict call wherever it runs, so the output is byte for byte the same."""
     X, _ = load_icdar2017_sample("lines")
@@ -77,6 +63,6 @@ def test_processes_write_what_one_process_writes(tmp_path, monkeypatch, capsys, 
     for n_jobs in ("1", "2"):
         assert cli.main(["correct", str(page), "-q", "--n-jobs", n_jobs]) == 0
         outputs[n_jobs] = capsys.readouterr().out
-    assert spy == [2]
+    assert process_calls == [2]
     assert outputs["1"] == outputs["2"]
     assert outputs["1"] != page.read_text(encoding="utf-8")  # it did correct something
