@@ -64,11 +64,13 @@ def test_progress_counts_files(pages, tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().err.endswith("correcting: 3/3\n")
 
 
-def test_a_file_that_fails_leaves_no_partial_output(pages, tmp_path, capsys):
+@pytest.mark.parametrize("n_jobs", ["1", "2"])
+def test_a_file_that_fails_leaves_no_partial_output(pages, tmp_path, capsys, n_jobs):
     bad = pages[0].parent / "bad.txt"
     bad.write_bytes(b"tbe c0w\ncaf\xe9\n")
     out = tmp_path / "out"
-    assert cli.main(["correct", str(pages[0]), str(bad), "-o", str(out), "-q"]) == 1
+    args = ["correct", str(pages[0]), str(bad), "-o", str(out), "-q", "--n-jobs", n_jobs]
+    assert cli.main(args) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"skocrcost: error: {bad} is not UTF-8 text: line 2: ")
     assert os.listdir(out) == ["a.txt"]  # the file before it written whole, none of it
