@@ -306,15 +306,26 @@ def _correct(args):
     path = args.files[0]
     source = contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open(path, "rb")
     with source as f:
-        head, document = _read_input(args.format, f)
-        if document is not None:
-            sys.stdout.flush()
-            sys.stdout.buffer.write(_corrected_document(corrector, document))
-            sys.stdout.buffer.flush()
-            return 0
-        lines = _byte_lines(head, f)
-        _correct_text(corrector, lines, _name(path), _size(f), args.quiet, workers)
+        quiet, name, out = args.quiet, _name(path), (sys.stdout.write, _write_stdout_bytes)
+        _correct_input(corrector, f, name, args.format, *out, _size(f), quiet, workers)
     return 0
+
+
+def _write_stdout_bytes(data):
+    sys.stdout.flush()  # (text written before goes first)
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def _correct_input(corrector, f, name, format, write, write_bytes, total, quiet, workers):
+    """Correct the binary input ``f`` (``name`` in messages): an OCR XML document
+    whole, its bytes given to ``write_bytes``; text a batch at a time, each given
+    to ``write`` as a str (:func:`_correct_text`)."""
+    head, document = _read_input(format, f)
+    if document is not None:
+        write_bytes(_corrected_document(corrector, document))
+    else:
+        _correct_text(corrector, _byte_lines(head, f), name, total, quiet, workers, write)
 
 
 def _targets(files, output_dir):
@@ -372,14 +383,12 @@ def _correct_file(corrector, path, target, format, workers=1):
     and renamed when whole: an error leaves no half-written file."""
     partial = target.with_name(f".{target.name}.partial")
     try:
-        with open(path, "rb") as f:
-            head, document = _read_input(format, f)
-            if document is not None:
-                partial.write_bytes(_corrected_document(corrector, document))
-            else:
-                with open(partial, "w", encoding="utf-8", newline="") as out:
-                    lines = _byte_lines(head, f)
-                    _correct_text(corrector, lines, path, None, True, workers, out.write)
+        with open(path, "rb") as f, open(partial, "wb") as out:
+
+            def write(text):
+                out.write(text.encode("utf-8"))
+
+            _correct_input(corrector, f, path, format, write, out.write, None, True, workers)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)

@@ -1,6 +1,7 @@
 """``skocrcost correct FILE... --output-dir DIR``: each file corrected as it is alone."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def test_one_file_into_a_directory_shares_its_batches(pages, tmp_path, monkeypat
 
 
 def test_progress_counts_files(pages, tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # the stdlib line
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # the stdlib line
     assert cli.main(["correct", *map(str, pages), "-o", str(tmp_path / "out")]) == 0
     assert capsys.readouterr().err.endswith("correcting: 3/3\n")
 
