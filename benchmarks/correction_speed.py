@@ -27,9 +27,10 @@ symspellpy's best, and the WER each leaves.
 ``--stream``: the shipped corrector (``pretrained_corrector()``, cold) over
 every OCR line of the newspapers and the periodicals (467,000 tokens; its
 confidence of changes learned from its changes to the periodicals' training
-part, its language model and lexicon from neither), 500 lines per ``predict``
-call as ``skocrcost correct`` reads a file, and one ``correct`` call per line as
-a loop over a file's lines calls it, against symspellpy over the same lines:
+part, its language model and lexicon from neither), through ``correct_stream``
+(500 lines per ``predict`` call, as ``skocrcost correct`` reads a file), and one
+``correct`` call per line as a loop over a file's lines calls it, against
+symspellpy over the same lines:
 ``--repeat`` runs of each, alternating, the best of each reported (a shared
 machine's load slows runs, never speeds them).
 
@@ -130,14 +131,7 @@ def stream(batch=500, repeat=3):
         # symspellpy's lookups keep nothing between calls: its dictionary is built once
         speller = speller or symspell_corrector(fixer.lexicon_, [])
         peers.append(timed(each(speller), lines))
-        ours.append(
-            timed(
-                lambda ls, f=fixer: [
-                    out for s in range(0, len(ls), batch) for out in f.predict(ls[s : s + batch])
-                ],
-                lines,
-            )
-        )
+        ours.append(timed(lambda ls, f=fixer: f.correct_stream(ls, batch_size=batch), lines))
         per_line.append(timed(each(pretrained_corrector().correct), lines))  # a loop over lines
     runs = {
         "symspellpy": peers,

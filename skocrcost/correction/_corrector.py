@@ -8,6 +8,7 @@ import threading
 from collections import Counter
 from dataclasses import replace
 from functools import partial
+from itertools import islice
 from numbers import Integral, Real
 
 import numpy as np
@@ -981,6 +982,55 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         record = []
         return self._correct_texts([text], record)[0], record
 
+    def correct_stream(self, lines, batch_size=_workers.BATCH_LINES):
+        """Correct an iterable of lines lazily, a batch at a time, in order.
+
+        For a file or a stream of any length: ``batch_size`` lines are read,
+        corrected as one :meth:`predict` call and yielded before the next are
+        read, as ``skocrcost correct`` reads a file.  So memory holds a batch or
+        a few, and a loop over a file's lines runs at the speed of ``predict``
+        on batches, about twice that of one :meth:`correct` call per line, and
+        reads each line among its batch's (their recurrences and noise).  With
+        ``n_jobs`` for more than one worker, a stream of at least 4 batches is
+        shared among worker processes, with the same output.
+
+        Parameters
+        ----------
+        lines : iterable of str
+            The lines, e.g. an open text file: a line's end (``"\\n"``) is kept.
+        batch_size : int, default=500
+            Lines per batch.
+
+        Yields
+        ------
+        str
+            Each line corrected.  An item that is not a str stops the stream
+            with a TypeError naming it, the lines of the batches before it
+            yielded.
+
+        Examples
+        --------
+        >>> from skocrcost.datasets import pretrained_corrector
+        >>> list(pretrained_corrector().correct_stream(["tbe Church of Englaud\\n", "a"]))
+        ['the Church of England\\n', 'a']
+        """
+        check_is_fitted(self)
+        kind = type(lines).__name__
+        if isinstance(lines, (str, bytes)):  # (a str iterates over its characters)
+            raise TypeError(f"lines must be an iterable of str, not a single {kind}")
+        try:
+            lines = iter(lines)
+        except TypeError:
+            raise TypeError(f"lines must be an iterable of str, got {kind}") from None
+        batch_size = check_number(batch_size, "batch_size", low=1, integer=True)
+        # (checked here, not at the first line: the generator below starts only then)
+        return self._stream(lines, int(batch_size))
+
+    def _stream(self, lines, size):
+        batches = _checked_batches(lines, size)
+        for fixed, _ in _workers.corrected(self, batches, n_workers(self.n_jobs)):
+            yield from fixed
+
     def _decoder(self):
         """The running-text decoder with the current parameters (see :meth:`correct`),
         bound to the caches this fit's decoders share.
@@ -1234,6 +1284,21 @@ def _text_noise(corrector, job, lines):
     """What the review reads of the whole text of ``lines`` (None: nothing)."""
     confidence = corrector._confidence()
     return None if confidence is None else confidence.text_facts([s.split() for s in lines])
+
+
+def _checked_batches(lines, size):
+    """``(batch, None)`` of ``size`` lines of the iterator ``lines`` at a time, as
+    :func:`skocrcost._workers.corrected` takes them; TypeError at a line not a str."""
+    start = 0
+    while batch := list(islice(lines, size)):
+        for i, line in enumerate(batch, start):
+            if not isinstance(line, str):
+                raise TypeError(
+                    f"lines must contain only strings; lines[{i}] is {type(line).__name__}: "
+                    f"{line!r}"
+                )
+        yield batch, None
+        start += len(batch)
 
 
 def _correct_batch(corrector, batch, shared):

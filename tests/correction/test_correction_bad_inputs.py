@@ -69,6 +69,31 @@ CORRECTOR_CASES = {
         "n_neighbors must be an integer",
     ),
     "score lengths differ": (lambda: FIXER.score(["a"], ["a", "b"]), ValueError, "same length"),
+    "correct_stream a string": (
+        lambda: FIXER.correct_stream("tbe"),
+        TypeError,
+        "lines must be an iterable of str, not a single str",
+    ),
+    "correct_stream a number": (
+        lambda: FIXER.correct_stream(5),
+        TypeError,
+        "lines must be an iterable of str, got int",
+    ),
+    "correct_stream None line": (
+        lambda: list(FIXER.correct_stream(iter(["tbe", "a", None]), batch_size=2)),
+        TypeError,
+        r"lines\[2\] is NoneType",
+    ),
+    "correct_stream batch_size 0": (
+        lambda: FIXER.correct_stream(["a"], batch_size=0),
+        ValueError,
+        "batch_size must be >= 1",
+    ),
+    "correct_stream batch_size float": (
+        lambda: FIXER.correct_stream(["a"], batch_size=2.0),
+        TypeError,
+        "batch_size must be an integer",
+    ),
 }
 
 
@@ -80,8 +105,13 @@ def test_bad_input_to_the_corrector(call, error, match):
 
 @pytest.mark.parametrize(
     "call",
-    [lambda f: f.predict(["a"]), lambda f: f.kneighbors(["a"]), lambda f: f.score(["a"], ["a"])],
-    ids=["predict", "kneighbors", "score"],
+    [
+        lambda f: f.predict(["a"]),
+        lambda f: f.kneighbors(["a"]),
+        lambda f: f.score(["a"], ["a"]),
+        lambda f: f.correct_stream(["a"]),  # (at the call, not at the first line)
+    ],
+    ids=["predict", "kneighbors", "score", "correct_stream"],
 )
 def test_unfitted_corrector_raises_not_fitted(call):
     with pytest.raises(NotFittedError, match="not fitted yet"):
