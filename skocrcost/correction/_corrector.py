@@ -988,11 +988,12 @@ class OCRCorrector(StringInputMixin, BaseEstimator):
         For a file or a stream of any length: ``batch_size`` lines are read,
         corrected as one :meth:`predict` call and yielded before the next are
         read, as ``skocrcost correct`` reads a file.  So memory holds a batch or
-        a few, and a loop over a file's lines runs at the speed of ``predict``
-        on batches, about twice that of one :meth:`correct` call per line, and
-        reads each line among its batch's (their recurrences and noise).  With
-        ``n_jobs`` for more than one worker, a stream of at least 4 batches is
-        shared among worker processes, with the same output.
+        a few, a loop over a file's lines runs at the speed of ``predict`` on
+        batches (nearly twice that of one :meth:`correct` call per line), and
+        each line is read among the lines of its batch (their recurrences and
+        noise), as ``predict`` reads a text.  With ``n_jobs`` for more than one
+        worker, a stream of at least 4 batches is shared among worker processes,
+        with the same output.
 
         Parameters
         ----------
