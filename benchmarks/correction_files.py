@@ -83,9 +83,7 @@ def main(argv=None):
             seconds, out = timed([*COMMAND, str(path)])
             spent += seconds
             looped[path.name] = out
-        report(
-            "a command per file", spent, len(looped), sum(tokens[: len(looped)])
-        )  # fmt: skip
+        report("a command per file", spent, len(looped), sum(tokens[: len(looped)]))
         for n_jobs in (1, args.workers):
             out = Path(tmp) / f"out{n_jobs}"
             seconds, _ = timed(

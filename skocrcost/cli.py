@@ -394,14 +394,13 @@ def _correct_file(corrector, path, target, format, workers=1):
         partial.unlink(missing_ok=True)
 
 
-def _correct_text(corrector, lines, name, total, quiet, workers=1, write=None):
-    """Correct UTF-8 byte ``lines`` a batch at a time, in order, each written (by
-    ``write``, default stdout's) as soon as it and those before it are done; the
+def _correct_text(corrector, lines, name, total, quiet, workers, write):
+    """Correct UTF-8 byte ``lines`` a batch at a time, in order, each given to
+    ``write`` (a str) as soon as it and those before it are done; the
     progress bar counts bytes (of ``total``, None when not known).  ``workers`` > 1:
     batches are shared among that many processes (:func:`skocrcost._workers.corrected`)."""
     from . import _workers
 
-    write = sys.stdout.write if write is None else write
     bar, done = progress(total, "correcting", quiet=True), 0  # none until a second batch
     # (the text streams through: one batch at a time, BATCH_LINES lines)
     batches = _text_batches(lines, name, _workers.BATCH_LINES)

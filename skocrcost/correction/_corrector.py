@@ -1292,13 +1292,7 @@ def _checked_batches(lines, size):
     :func:`skocrcost._workers.corrected` takes them; TypeError at a line not a str."""
     start = 0
     while batch := list(islice(lines, size)):
-        for i, line in enumerate(batch, start):
-            if not isinstance(line, str):
-                raise TypeError(
-                    f"lines must contain only strings; lines[{i}] is {type(line).__name__}: "
-                    f"{line!r}"
-                )
-        yield batch, None
+        yield check_strings(batch, "lines", copy=False, first=start), None
         start += len(batch)
 
 

@@ -89,7 +89,7 @@ def test_text_is_read_one_batch_at_a_time(monkeypatch, capsys):
 
     corrector = Streaming()
     monkeypatch.setattr(workers, "BATCH_LINES", 4)
-    cli._correct_text(corrector, source(), "<test>", None, quiet=True)
+    cli._correct_text(corrector, source(), "<test>", None, True, 1, sys.stdout.write)
     assert [len(b) for b in corrector.batches] == [4, 4, 4, 3]  # and the empty last line
     assert capsys.readouterr().out == "".join(f"TBE LINE {i}\n" for i in range(14))
 
