@@ -64,6 +64,10 @@ CANDIDATE_CACHE_SIZE = 200_000
 SLOTS_CACHE_SIZE = 200_000
 # The seen words' candidates are chosen among this many times n_candidates nearest.
 SEEN_POOL = 6
+# A call looking up this many new words or more merges their candidates as arrays (a
+# first pass over a text: hundreds at once); fewer, a word at a time in Python, where
+# numpy's fixed cost per operation would be paid at every line of a call per line.
+ARRAY_MERGE_WORDS = 32
 # Candidates are searched within this cost (cost units: about three typical OCR errors),
 # the one approximation of the search: the words beyond it, which the decoder hardly
 # ever chooses, would take most of its time to find (see NoisyChannelDecoder, max_cost).
@@ -74,18 +78,20 @@ MAX_COST = 3.0
 REAL_WORD_MAX_COST = 2.0
 
 
-def _hits(dist, ind, likeliest=None):
+def _likeliest(dist, ind, likeliest):
+    """The rows of a k-nearest search (by cost, padded with inf and -1), each ranked by
+    cost plus prior and cut to its ``n`` best, with ``likeliest`` = ``(priors, n)``
+    (ties: in the row's order; the padding last); as they are with None."""
+    if likeliest is None:
+        return dist, ind
+    priors, n = likeliest
+    best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :n]  # (padding: inf)
+    return _taken(dist, best), _taken(ind, best)
+
+
+def _hits(dist, ind):
     """The rows of a k-nearest search (padded with inf and -1) as lists of ``(cost,
-    index)``, without the padding: read a word at a time in Python, where numpy's
-    fixed cost per operation would be paid for each line corrected.  ``likeliest``:
-    ``(priors, n)``, each row's ``n`` best by cost plus prior (ties: in their order)."""
-    if likeliest is not None:
-        priors, n = likeliest
-        best = np.argsort(dist + priors[ind], axis=1, kind="stable")[:, :n]  # (padding: inf)
-        rows = np.arange(len(dist))[:, None]
-        dist, ind = dist[rows, best], ind[rows, best]
-    # (the padding ends each row; counted in the lists: numpy's count along an axis
-    # costs more than the rows of a call of a line or two take to count)
+    index)``, without the padding (it ends each row)."""
     return [
         list(zip(d, i[: len(i) - i.count(-1)]))
         for d, i in zip(dist.tolist(), ind.tolist(), strict=True)
@@ -93,11 +99,17 @@ def _hits(dist, ind, likeliest=None):
 
 
 def _ranked(rows, likeliest):
-    """Rows of ``(cost, index)`` by cost, each ranked as :func:`_hits` ranks them."""
+    """:func:`_likeliest` of rows of ``(cost, index)`` lists: a word at a time."""
     if likeliest is None:
         return rows
     priors, n = likeliest
     return [sorted(row, key=lambda hit: hit[0] + priors[hit[1]])[:n] for row in rows]
+
+
+def _taken(rows, columns):
+    """``rows[q, columns[q]]`` for every row ``q`` (numpy's take_along_axis costs more:
+    the decoder calls this for a word or two at a time, once per line)."""
+    return rows[np.arange(len(rows))[:, None], columns]
 
 
 @functools.cache
@@ -386,6 +398,9 @@ class NoisyChannelDecoder:
         ``metric``, and the lexicon words that the word becomes with one such
         edit undone (:meth:`_undone`) join them: as many as the indexes found
         are kept.
+        A call of ``ARRAY_MERGE_WORDS`` new words or more merges what the indexes
+        found as arrays (:meth:`_found`), a call of fewer a word at a time
+        (:meth:`_found_per_word`): the same candidates (the tests hold them equal).
         """
         observed = list(dict.fromkeys(observed))
         self._wanted.update(observed)
@@ -397,62 +412,63 @@ class NoisyChannelDecoder:
             new = [o for o in observed if o not in self._cache]
         if not new:
             return
-        found = {o: {} for o in new}
+        if len(new) < ARRAY_MERGE_WORDS:
+            found = self._found_per_word(new)
+        elif self.metric is None:  # the indexes' costs are the channel's: one sort for all
+            costs, ids = self._found(new)
+            # By cost (ties: in the order found, the lexicon's first), the padding last.
+            found = ids >= 0
+            order = np.lexsort((costs, ~found))
+            costs, ids = _taken(costs, order), _taken(ids, order)
+            costs.flags.writeable = False  # (its rows are cached, shared by the decoders)
+            words = self._candidate_words()[ids].tolist()
+            for o, row, cost, n in zip(new, words, costs, found.sum(axis=1).tolist(), strict=True):
+                self._cache[o] = (tuple(row[:n]), cost[:n])
+            return
+        else:
+            costs, ids = self._found(new)
+            words = self._candidate_words()
+            found = [
+                {words[j]: c for j, c in zip(row, cost) if j >= 0}
+                for row, cost in zip(ids.tolist(), costs.tolist(), strict=True)
+            ]
+        for o, near in zip(new, found, strict=True):
+            keep = len(near)
+            if self.metric is not None:
+                for word in self._undone(o):  # ad -> all: d for ll, two edits apart without it
+                    if word in self.words:
+                        near.setdefault(word, math.inf)  # (the index's cost is not known)
+                # one call for all of the word's candidates
+                near = dict(zip(near, self.metric.pairwise([o], list(near))[0].tolist()))
+            chosen = sorted(near, key=near.get)[:keep]  # stable: ties keep the lexicon's order
+            self._cache[o] = (tuple(chosen), np.array([near[w] for w in chosen]))
+
+    def _found_per_word(self, new):
+        """:meth:`_found` a word at a time, as ``{word: cost}`` in the order found: the
+        same searches, their rows merged in Python (a call of a few new words)."""
+        found = [{} for _ in new]
         in_lexicon = None  # the lexicon search's hits, and how many it asked for
         for nn, priors in ((self.neighbors, None), (self.seen_neighbors, self.seen_priors)):
             if nn is None:
                 continue
             k = min(self.n_candidates, len(nn.lexicon_))
             if priors is None:
-                hits = self._nearest(nn, new, k)
+                hits = _hits(*self._nearest(nn, new, k))
                 in_lexicon = (hits, k)
             else:  # the likeliest of a larger pool of the nearest
                 pool = min(SEEN_POOL * k, len(nn.lexicon_))
-                hits = self._nearest_seen(nn, new, pool, in_lexicon, (priors, k))
+                hits = self._nearest_seen_per_word(nn, new, pool, in_lexicon, (priors, k))
             lexicon = nn.lexicon_
-            for near, row in zip(found.values(), hits, strict=True):
+            for near, row in zip(found, hits, strict=True):
                 for c, j in row:
                     near.setdefault(lexicon[j], c)
-        keep = {o: len(near) for o, near in found.items()}
-        for o, near in found.items():
-            for word in self._undone(o):  # ad -> all: d for ll, two edits apart without it
-                if word in self.words:
-                    near.setdefault(word, math.inf)  # (the index's cost is not known)
-        for o, near in found.items():
-            if self.metric is not None:  # one call for all of the word's candidates
-                near = dict(zip(near, self.metric.pairwise([o], list(near))[0].tolist()))
-            words = sorted(near, key=near.get)[: keep[o]]  # stable: ties keep the lexicon's order
-            self._cache[o] = (tuple(words), np.array([near[w] for w in words]))
+        return found
 
-    def _nearest(self, nn, new, k, likeliest=None):
-        """The ``k`` nearest of ``nn`` to each of ``new`` within its cost bound, lexicon
-        words searched within the lower one: a list of ``(cost, index)`` per word, by
-        cost (ties: by index), fewer where fewer are that near.  ``likeliest``:
-        ``(priors, n)``, the ``n`` best of them by cost plus prior instead."""
-        known = [o in self.words for o in new]
-        bound = min(self.real_word_max_cost, self.max_cost)
-        lexical = any(known)
-        if lexical == all(known):  # one search (most calls on a line or two)
-            cap = bound if lexical else self.max_cost
-            return _hits(*nn._nearest_within(new, k, cap, self.n_threads), likeliest)
-        out = [None] * len(new)
-        for lexical, cap in ((True, bound), (False, self.max_cost)):
-            at = [q for q, w in enumerate(known) if w is lexical]
-            found = nn._nearest_within([new[q] for q in at], k, cap, self.n_threads)
-            for q, row in zip(at, _hits(*found, likeliest), strict=True):
-                out[q] = row
-        return out
-
-    def _nearest_seen(self, nn, new, k, in_lexicon, likeliest=None):
-        """:meth:`_nearest` of the seen words ``nn``, searched only for the words whose
-        lexicon search (``in_lexicon``: its hits and how many it asked for; None: none)
-        found as many words as it asked for.  The others have fewer lexicon words
-        within their bound than that, all found: their seen words within it are the
-        seen ones among those (``seen_position``), at the same costs and in the same
-        order (by cost, then by lexicon order, which the seen words keep), which is
-        what a search would return: half of a first pass's new words on noisy print."""
+    def _nearest_seen_per_word(self, nn, new, k, in_lexicon, likeliest):
+        """:meth:`_nearest_seen` a word at a time, as lists of ``(cost, index)``;
+        ``in_lexicon``: the lexicon search's rows as such lists, and its k."""
         if in_lexicon is None or self.seen_position is None:
-            return self._nearest(nn, new, k, likeliest)
+            return _hits(*self._nearest(nn, new, k, likeliest))
         lexical, asked = in_lexicon
         out = [None] * len(new)
         whole = [q for q, row in enumerate(lexical) if len(row) < asked]
@@ -464,10 +480,134 @@ class NoisyChannelDecoder:
                 out[q] = row
         searched = [q for q, row in enumerate(lexical) if len(row) >= asked]
         if searched:
-            found = self._nearest(nn, [new[q] for q in searched], k, likeliest)
+            found = _hits(*self._nearest(nn, [new[q] for q in searched], k, likeliest))
             for q, row in zip(searched, found, strict=True):
                 out[q] = row
         return out
+
+    def _found(self, new):
+        """The costs and ids (into :meth:`_candidate_words`) of the words the indexes
+        find for each word of ``new``: a row each, its lexicon words, then its seen
+        words that are not among them, padded with inf and -1 (anywhere in the row).
+        For a call of many new words (a first pass over a text: hundreds at once),
+        which merging a word at a time in Python takes about three times as long."""
+        blocks, in_lexicon = [], None  # in_lexicon: the lexicon search, and its k
+        if self.neighbors is not None:
+            k = min(self.n_candidates, len(self.neighbors.lexicon_))
+            in_lexicon = (self._nearest(self.neighbors, new, k), k)
+            blocks.append(in_lexicon[0])
+        nn = self.seen_neighbors
+        if nn is not None:
+            k = min(self.n_candidates, len(nn.lexicon_))
+            if self.seen_priors is None:
+                dist, ind = self._nearest(nn, new, k)
+            else:  # the likeliest of a larger pool of the nearest
+                pool = min(SEEN_POOL * k, len(nn.lexicon_))
+                dist, ind = self._nearest_seen(nn, new, pool, in_lexicon, (self.seen_priors, k))
+            ind = np.where(ind >= 0, self._seen_ids()[ind], -1)
+            if blocks:  # a word both found keeps its first place (the lexicon's)
+                again = (ind[:, :, None] == blocks[0][1][:, None, :]).any(axis=2)
+                dist, ind = np.where(again, np.inf, dist), np.where(again, -1, ind)
+            blocks.append((dist, ind))
+        if not blocks:
+            return np.empty((len(new), 0)), np.empty((len(new), 0), dtype=np.int64)
+        if len(blocks) == 1:
+            return blocks[0]
+        return np.hstack([dist for dist, _ in blocks]), np.hstack([ind for _, ind in blocks])
+
+    def _candidate_words(self):
+        """The words that candidates' ids name: the lexicon's, then the seen words the
+        lexicon lacks (:meth:`_seen_ids`).  Built once per decoder."""
+        words = self.__dict__.get("_words_by_id")
+        if words is None:
+            lexicon = self.neighbors.lexicon_ if self.neighbors is not None else []
+            ids = self._seen_ids() if self.seen_neighbors is not None else np.empty(0, int)
+            words = np.empty(len(lexicon) + np.count_nonzero(ids >= len(lexicon)), dtype=object)
+            words[: len(lexicon)] = lexicon
+            if len(words) > len(lexicon):
+                seen = self.seen_neighbors.lexicon_
+                words[len(lexicon) :] = [seen[s] for s in np.flatnonzero(ids >= len(lexicon))]
+            self._words_by_id = words
+        return words
+
+    def _seen_ids(self):
+        """Each seen word's id among the candidates' words: its place in the lexicon
+        (``seen_position``, or found by the word), or one of its own past the lexicon's
+        for a seen word the lexicon lacks.  Built once per decoder."""
+        ids = self.__dict__.get("_seen_word_ids")
+        if ids is None:
+            seen = self.seen_neighbors.lexicon_
+            lexicon = self.neighbors.lexicon_ if self.neighbors is not None else []
+            ids = np.full(len(seen), -1, dtype=np.int64)
+            if self.seen_position is not None:  # the seen words are lexicon words
+                at = np.flatnonzero(self.seen_position >= 0)
+                ids[self.seen_position[at]] = at
+            missing = np.flatnonzero(ids < 0)
+            if missing.size:
+                place = {w: j for j, w in enumerate(lexicon)}
+                own = iter(range(len(lexicon), len(lexicon) + len(seen)))
+                for s in missing.tolist():
+                    j = place.get(seen[s])
+                    ids[s] = next(own) if j is None else j
+            self._seen_word_ids = ids
+        return ids
+
+    def _nearest(self, nn, new, k, likeliest=None):
+        """The ``k`` nearest of ``nn`` to each of ``new`` within its cost bound, lexicon
+        words searched within the lower one: ``(dist, ind)`` rows by cost (ties: by
+        index), padded with inf and -1 where fewer are that near.  ``likeliest``:
+        ``(priors, n)``, the ``n`` best of them by cost plus prior instead."""
+        known = [o in self.words for o in new]
+        bound = min(self.real_word_max_cost, self.max_cost)
+        lexical = any(known)
+        if lexical == all(known):  # one search (most calls on a line or two)
+            cap = bound if lexical else self.max_cost
+            return _likeliest(*nn._nearest_within(new, k, cap, self.n_threads), likeliest)
+        dist, ind = np.empty((len(new), k)), np.empty((len(new), k), dtype=np.int64)
+        for lexical, cap in ((True, bound), (False, self.max_cost)):
+            at = [q for q, w in enumerate(known) if w is lexical]
+            dist[at], ind[at] = nn._nearest_within([new[q] for q in at], k, cap, self.n_threads)
+        return _likeliest(dist, ind, likeliest)
+
+    def _nearest_seen(self, nn, new, k, in_lexicon, likeliest):
+        """:meth:`_nearest` of the seen words ``nn``, searched only for the words whose
+        lexicon search (``in_lexicon``: its ``(dist, ind)`` and how many it asked for;
+        None: none) found as many words as it asked for.  The others have fewer
+        lexicon words within their bound than that, all found: their seen words
+        within it are the seen ones among those (``seen_position``), at the same
+        costs and in the same order (by cost, then by lexicon order, which the seen
+        words keep), which is what a search would return: half of a first pass's
+        new words on noisy print."""
+        if in_lexicon is None or self.seen_position is None:
+            return self._nearest(nn, new, k, likeliest)
+        (dist, ind), asked = in_lexicon
+        whole = (ind[:, asked - 1] < 0).tolist()  # (the padding ends a row)
+        among = [q for q, w in enumerate(whole) if w]
+        searched = [q for q, w in enumerate(whole) if not w]
+        if not searched:
+            return self._seen_among(dist, ind, k, likeliest)
+        if not among:
+            return self._nearest(nn, new, k, likeliest)
+        costs = np.full((len(new), min(likeliest[1], k)), np.inf)
+        out = costs, np.full(costs.shape, -1, dtype=np.int64)
+        for at, got in (
+            (among, self._seen_among(dist[among], ind[among], k, likeliest)),
+            (searched, self._nearest(nn, [new[q] for q in searched], k, likeliest)),
+        ):
+            for part, rows in zip(out, got, strict=True):
+                part[at, : rows.shape[1]] = rows
+        return out
+
+    def _seen_among(self, dist, ind, k, likeliest):
+        """:meth:`_nearest_seen` of words whose lexicon search (``dist``, ``ind``) found
+        all the lexicon has within their bound: the first ``k`` seen words among those,
+        ranked by ``likeliest``."""
+        seen = np.where(ind >= 0, self.seen_position[ind], -1)
+        if k < seen.shape[1]:  # (a pool smaller than the lexicon's k: its first k, in order)
+            first = np.argsort(seen < 0, axis=1, kind="stable")[:, :k]
+            dist, seen = _taken(dist, first), _taken(seen, first)
+        # (the lexicon words not seen fall last, at inf)
+        return _likeliest(np.where(seen >= 0, dist, np.inf), seen, likeliest)
 
     def _undone(self, o):
         """``o`` with one multi-character edit of ``metric`` undone (``ad`` -> ``all``

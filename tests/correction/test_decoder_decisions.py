@@ -9,6 +9,7 @@ comparison fails here (scripts/mutation.py runs them over the decision logic).
 import math
 import pickle
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -208,16 +209,28 @@ def test_seen_candidates_are_the_likeliest_of_the_nearest_seen_words():
     assert words[0] == "end" and costs[0] == 0.0
 
 
+def merged(monkeypatch, how):
+    """Candidates merged as ``how`` says, whatever a call's number of new words."""
+    from skocrcost.correction import _decoder
+
+    monkeypatch.setattr(_decoder, "ARRAY_MERGE_WORDS", 1 if how == "arrays" else math.inf)
+
+
 @pytest.mark.parametrize("max_cost", [0.0, 1.0, 2.0, math.inf])
 @pytest.mark.parametrize("real_word_max_cost", [0.0, 1.0, math.inf])
 @pytest.mark.parametrize("positions", [False, True])
 @pytest.mark.parametrize("n", [2, 5])
-def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost, positions, n):
+@pytest.mark.parametrize("how", ["arrays", "word by word"])
+def test_candidates_are_the_nearest_within_max_cost(
+    max_cost, real_word_max_cost, positions, n, how, monkeypatch
+):
     """Lexicon candidates: the n_candidates nearest by brute force, those beyond max_cost
     (a lexicon word's: beyond the lower of it and real_word_max_cost) left out; seen
     candidates: the likeliest of the pool within it, searched or (``seen_position``)
     taken from the lexicon search where it found all the lexicon has in the bound
-    (with 5 candidates, several such seen words, ranked by their priors too)."""
+    (with 5 candidates, several such seen words, ranked by their priors too); by
+    cost, ties in the order found.  Merged as arrays or a word at a time."""
+    merged(monkeypatch, how)
     seen = ["end", "ends", "bend", "send", "tend", "lend", "mend", "and", "an"]
     lexicon = ["zzz", "ennd", "e", *seen]
     priors = np.linspace(6.0, 0.1, len(seen))
@@ -246,7 +259,8 @@ def test_candidates_are_the_nearest_within_max_cost(max_cost, real_word_max_cost
         for j in sorted(pool, key=lambda j: costs[j] + priors[j])[:n]:
             want.setdefault(seen[j], costs[j])
         words, got = dec._cache[q]
-        assert sorted(zip(words, got.tolist())) == sorted(want.items())
+        # by cost, ties in the order found: the lexicon's words, then the seen ones
+        assert list(zip(words, got.tolist())) == sorted(want.items(), key=lambda kv: kv[1])
         assert all(c <= bound for c in got)
 
 
@@ -256,11 +270,12 @@ PRICE = st.integers(0, 12).map(lambda x: x / 4)
 
 @settings(max_examples=200, deadline=None)
 @given(st.data())
-def test_seen_words_rank_alike_from_lists_and_from_a_search(data):
-    """The likeliest of a word's nearest seen words, by cost plus prior (ties: in the
-    row's order), are the same whether ranked from the lists of a word whose lexicon
-    search found them all (``_ranked``) or from a search's padded rows (``_hits``)."""
-    from skocrcost.correction._decoder import _hits, _ranked
+def test_seen_words_are_ranked_by_cost_plus_prior(data):
+    """The likeliest of a word's nearest seen words (``_likeliest``, on a search's rows
+    padded with inf and -1): its n best by cost plus prior, ties in the row's order,
+    as Python's stable sort of the row's hits ranks them, padded the same way; and
+    as ``_ranked`` ranks the rows as lists (a word at a time)."""
+    from skocrcost.correction._decoder import _hits, _likeliest, _ranked
 
     n_words = data.draw(st.integers(1, 12))
     priors = np.array(data.draw(st.lists(PRICE, min_size=n_words, max_size=n_words)))
@@ -276,5 +291,62 @@ def test_seen_words_rank_alike_from_lists_and_from_a_search(data):
     for q, row in enumerate(rows):
         for j, (c, i) in enumerate(row):
             dist[q, j], ind[q, j] = c, i
-    assert _ranked(rows, (priors, n)) == _hits(dist, ind, (priors, n))
+    got_dist, got_ind = _likeliest(dist, ind, (priors, n))
+    assert got_dist.shape == got_ind.shape == (len(rows), min(n, width))
+    for q, row in enumerate(rows):
+        want = sorted(row, key=lambda hit: hit[0] + priors[hit[1]])[:n]
+        pad = [(np.inf, -1)] * (min(n, width) - len(want))
+        assert list(zip(got_dist[q].tolist(), got_ind[q].tolist())) == want + pad
+    assert _ranked(rows, (priors, n)) == _hits(got_dist, got_ind)
     assert _ranked(rows, None) == _hits(dist, ind) == rows
+    kept = _likeliest(dist, ind, None)  # no priors: the rows as the search found them
+    assert kept[0] is dist and kept[1] is ind
+
+
+@pytest.mark.parametrize("rules", [False, True])
+def test_candidates_merged_as_arrays_are_those_merged_word_by_word(rules, monkeypatch):
+    """Real OCR words of the embedded sample, looked up in a call of many (merged as
+    arrays) and in calls of a few (a word at a time in Python): the same candidates,
+    costs and order.  Lexicon and seen words of the SCOWL list, seen ones taken
+    from the lexicon search or searched; ``rules``: with multi-character edits,
+    which the metric ranks (and the words they undo join)."""
+    from skocrcost import EditCostEstimator, WeightedLevenshtein
+    from skocrcost.correction import _decoder
+    from skocrcost.datasets import load_english_words, load_icdar2017_sample
+
+    ocr, truth = load_icdar2017_sample("tokens")
+    metric = EditCostEstimator(max_token_length=2 if rules else 1, min_count=2)
+    metric = metric.fit(ocr[:5000], truth[:5000]).metric_
+    assert bool(metric.costs.rules) == rules
+    lexicon = load_english_words()[::10]  # (a tenth: a quick search)
+    is_seen = np.isin(lexicon, list(set(truth)))
+    seen = [w for w, s in zip(lexicon, is_seen, strict=True) if s]
+    # The indexes search by the costs without the rules, as a corrector's do.
+    retrieval = WeightedLevenshtein.from_tables(replace(metric.costs, rules=()))
+
+    def fresh():
+        return NoisyChannelDecoder(
+            EditDistanceNeighbors(metric=retrieval).fit(lexicon),
+            Z,
+            n_candidates=5,
+            seen_neighbors=EditDistanceNeighbors(metric=retrieval).fit(seen),
+            seen_priors=np.linspace(0.5, 6.0, len(seen)),
+            seen_position=np.where(is_seen, np.cumsum(is_seen) - 1, -1),
+            metric=metric if rules else None,
+        )
+
+    words = list(dict.fromkeys(w.lower() for w in ocr[5000:5600]))
+    at_once, in_threes = fresh(), fresh()
+    # Both kinds of words, and both ways to their seen words: some with fewer than 5
+    # lexicon words within their bound (all found), some with 5.
+    known = [w in at_once.words for w in words]
+    assert len(words) > 200 and any(known) and not all(known)
+    fewer = at_once._nearest(at_once.neighbors, words, 5)[1][:, -1] < 0
+    assert fewer.any() and not fewer.all()
+    at_once.candidates(words)  # (more than ARRAY_MERGE_WORDS)
+    for a in range(0, len(words), 3):
+        in_threes.candidates(words[a : a + 3])
+    assert len(words) >= _decoder.ARRAY_MERGE_WORDS > 3
+    for w in words:
+        assert at_once._cache[w][0] == in_threes._cache[w][0]
+        np.testing.assert_array_equal(at_once._cache[w][1], in_threes._cache[w][1])
