@@ -4,6 +4,9 @@ Fast and exact: these pin each score the beam compares (keeping a lexicon word,
 keeping an unknown word, its recurrences, a spelling variant, changing to a
 candidate) and the priors behind them, so that a changed sign, factor or
 comparison fails here (scripts/mutation.py runs them over the decision logic).
+The candidates they read are checked against brute force, and their two merges
+(as arrays for a call of many new words, a word at a time for a few) against each
+other on real OCR words.
 """
 
 import math
@@ -304,7 +307,7 @@ def test_seen_words_are_ranked_by_cost_plus_prior(data):
 
 
 @pytest.mark.parametrize("rules", [False, True])
-def test_candidates_merged_as_arrays_are_those_merged_word_by_word(rules, monkeypatch):
+def test_candidates_merged_as_arrays_are_those_merged_word_by_word(rules):
     """Real OCR words of the embedded sample, looked up in a call of many (merged as
     arrays) and in calls of a few (a word at a time in Python): the same candidates,
     costs and order.  Lexicon and seen words of the SCOWL list, seen ones taken
