@@ -417,12 +417,12 @@ class NoisyChannelDecoder:
         elif self.metric is None:  # the indexes' costs are the channel's: one sort for all
             costs, ids = self._found(new)
             # By cost (ties: in the order found, the lexicon's first), the padding last.
-            found = ids >= 0
-            order = np.lexsort((costs, ~found))
+            hit = ids >= 0
+            order = np.lexsort((costs, ~hit))
             costs, ids = _taken(costs, order), _taken(ids, order)
             costs.flags.writeable = False  # (its rows are cached, shared by the decoders)
             words = self._candidate_words()[ids].tolist()
-            for o, row, cost, n in zip(new, words, costs, found.sum(axis=1).tolist(), strict=True):
+            for o, row, cost, n in zip(new, words, costs, hit.sum(axis=1).tolist(), strict=True):
                 self._cache[o] = (tuple(row[:n]), cost[:n])
             return
         else:
