@@ -10,6 +10,8 @@ when it starts and kept, so that its caches serve all its batches.
 import collections
 import itertools
 import multiprocessing
+import traceback
+import weakref
 from concurrent.futures import ProcessPoolExecutor
 
 # Lines of a text per batch (one predict call, in the command and in a process of
@@ -87,22 +89,73 @@ def started(task, corrector, job, shared=None):
     """``task(corrector, job, shared)`` started in a worker process of its own, as
     :func:`in_processes` runs a job, while the caller goes on: a function that waits
     for its result and returns it (an error in the process is raised there), the
-    process and the pool's thread gone (a process forked later has no thread but
-    its own)."""
-    pool = ProcessPoolExecutor(1, _context(), initializer=_start, initargs=(corrector, shared))
-    try:
-        future = pool.submit(_run, task, job)
-    except BaseException:
-        pool.shutdown(wait=False)
-        raise
+    process gone (a process forked later has no thread but its own).
+
+    The process is handed its job as it starts, not through a pool's queue: a
+    pool's threads feed the queue only when the caller's thread lets go of the
+    GIL, which the caller's next step (counting a text's words, one C call) held
+    for a fifth of a second or more, while the process waited.  A process whose
+    result is never asked for is ended when the function is dropped.
+    """
+    context = _context()
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_run_alone, args=(send, task, corrector, job, shared), daemon=True
+    )
+    process.start()
+    send.close()  # (the child's end: the pipe ends when the child does)
 
     def result():
         try:
-            return future.result()
+            message = receive.recv()
+        except EOFError:  # (the process ended without sending anything: killed)
+            message = None
         finally:
-            pool.shutdown()
+            receive.close()
+            process.join()  # (it ends once it has sent its result)
+        if message is None:
+            raise RuntimeError(
+                f"the process running {task.__name__} ended without a result "
+                f"(exit code {process.exitcode})"
+            )
+        ok, value, trace = message
+        if not ok:
+            raise value from _RemoteTraceback(trace)
+        return value
 
+    weakref.finalize(result, _end, process, receive)
     return result
+
+
+class _RemoteTraceback(Exception):
+    """Where an error was raised in a worker process (the cause of the error raised
+    in the caller)."""
+
+    def __str__(self):
+        return self.args[0]
+
+
+def _run_alone(send, task, corrector, job, shared):
+    """A :func:`started` process: ``(ok, result or error, traceback)`` sent back."""
+    try:
+        _start(corrector, shared)
+        out = (True, _run(task, job), None)
+    except BaseException as error:
+        out = (False, error, traceback.format_exc())
+    try:
+        send.send(out)
+    except Exception as error:  # (a result or an error that cannot be pickled)
+        send.send((False, RuntimeError(f"{task.__name__}: {error!r}"), traceback.format_exc()))
+    finally:
+        send.close()
+
+
+def _end(process, receive):
+    """The :func:`started` process ended if its result was never asked for, and joined."""
+    receive.close()
+    if process.is_alive():
+        process.terminate()
+    process.join()
 
 
 def _context():

@@ -8,8 +8,11 @@ alone would count them in itself, and read many lines otherwise (checked below:
 a batch read alone differs).
 """
 
+import gc
 import multiprocessing
 import os
+import signal
+import threading
 
 import numpy as np
 import pytest
@@ -243,9 +246,54 @@ def _fails(corrector, job, shared):
 
 def test_a_process_started_alone_gives_its_error_to_the_caller_and_ends():
     result = workers.started(_fails, _Plain(), "no", "luck")
-    with pytest.raises(ValueError, match="no luck"):
+    with pytest.raises(ValueError, match="no luck") as raised:
         result()
+    assert "_fails" in str(raised.value.__cause__)  # where, in the process
     assert not multiprocessing.active_children()  # before predict forks its workers
+
+
+def _joined(corrector, job, shared):
+    return f"{job} {shared}", os.getpid()
+
+
+@pytest.mark.parametrize("forked", [True, False])
+def test_a_process_started_alone_gets_its_job_from_no_thread_of_the_caller(monkeypatch, forked):
+    """The job goes with the process as it starts: no thread of the caller (which
+    would run only when the caller lets go of the GIL) has to hand it over."""
+    if forked and "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork here")
+    monkeypatch.setattr(workers, "forks", lambda: forked)
+    before = set(threading.enumerate())
+    result = workers.started(_joined, _Plain(), "one", "job")
+    assert set(threading.enumerate()) <= before
+    out, pid = result()
+    assert out == "one job" and pid != os.getpid()
+    assert not multiprocessing.active_children()
+
+
+def _never_ends(corrector, job, shared):
+    threading.Event().wait()
+
+
+def _killed(corrector, job, shared):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_process_started_alone_ends_when_its_result_is_dropped():
+    result = workers.started(_never_ends, _Plain(), None)
+    (process,) = multiprocessing.active_children()
+    del result
+    gc.collect()
+    assert not process.is_alive()
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="no SIGKILL here")
+def test_a_process_started_alone_that_is_killed_is_an_error_for_the_caller():
+    result = workers.started(_killed, _Plain(), None)
+    with pytest.raises(RuntimeError, match=r"_killed ended without a result \(exit code -9\)"):
+        result()
+    assert not multiprocessing.active_children()
 
 
 def _may_start(queue):
