@@ -35,7 +35,6 @@ import functools
 import math
 from collections import Counter
 from itertools import accumulate, chain
-from typing import NamedTuple
 
 import numpy as np
 
@@ -124,16 +123,62 @@ def _positions_and_priced(n, known):
     return index, priced
 
 
-class _Readings(NamedTuple):
-    """The one-word readings of a looked-up word (see ``NoisyChannelDecoder._choose``)."""
+class _Readings:
+    """The one-word readings of a looked-up word (see ``NoisyChannelDecoder._choose``).
 
-    words: tuple  # as output: the word itself first, then its candidates
-    meant: tuple  # as read: ``words`` before ``keep_spelling`` writes old spellings back
-    lower: tuple  # as the language model sees them
-    scores: np.ndarray  # context-free, in cost units
-    priced: np.ndarray  # bool: whether the language model prices the reading
-    index: np.ndarray  # each reading's position in ``every``
-    every: tuple  # the word and all its candidates, lower-cased (the LM cache's columns)
+    Made for every new word of a text and kept; the compiled search reads their
+    words, scores and pricing, and only the readings it picks (a word in ten) are
+    written out: their written forms (:attr:`words`) and the scores as an array
+    (:attr:`scores`, for the Python search) are made on first use.
+    """
+
+    __slots__ = ("meant", "lower", "score_tuple", "priced", "index", "every", "spelled", "_words")
+
+    def __init__(self, meant, lower, score_tuple, priced, index, every, spelled=False):
+        self.meant = meant  # as read: the word itself first, then its candidates
+        self.lower = lower  # as the language model sees them
+        # context-free, in cost units: floats in a tuple, which the garbage collector
+        # stops walking (one set per new word of a text is kept)
+        self.score_tuple = score_tuple
+        self.priced = priced  # bool array: whether the language model prices the reading
+        self.index = index  # each reading's position in ``every``
+        self.every = every  # the word and all its candidates, lower-cased (the LM cache's columns)
+        self.spelled = spelled  # old spellings written back (``keep_spelling``)
+        self._words = None
+
+    @property
+    def words(self):
+        """As output: ``meant``, but with ``spelled`` a candidate that only modernises
+        the word's spelling is written as the word (the LM reads ``have``, the line
+        keeps ``haue``)."""
+        words = self._words
+        if words is None:
+            words, o = self.meant, self.meant[0]
+            if self.spelled and len(words) > 1:
+                modern = modernisations(o, words[1:])
+                if any(modern):
+                    words = (o, *(o if m else w for w, m in zip(words[1:], modern, strict=True)))
+            self._words = words
+        return words
+
+    @property
+    def scores(self):
+        """``score_tuple`` as an array."""
+        return np.array(self.score_tuple, dtype=float)
+
+    def kept_for_less(self, amount):
+        """These readings with keeping the word ``amount`` cheaper (its recurrences)."""
+        out = _Readings(
+            self.meant,
+            self.lower,
+            (self.score_tuple[0] - amount, *self.score_tuple[1:]),
+            self.priced,
+            self.index,
+            self.every,
+            self.spelled,
+        )
+        out._words = self._words
+        return out
 
 
 class NoisyChannelDecoder:
@@ -687,9 +732,7 @@ class NoisyChannelDecoder:
         readings = self._free_readings(o, mixed)
         recurrence = self._recurrence(o) if self._rewarded(readings, mixed) else 0.0
         if recurrence:  # keeping an unknown word: its recurrences in this call lower it
-            scores = readings.scores.copy()
-            scores[0] -= recurrence
-            readings = readings._replace(scores=scores)
+            readings = readings.kept_for_less(recurrence)
         self._call_readings[o, mixed] = readings
         return readings
 
@@ -746,20 +789,7 @@ class NoisyChannelDecoder:
         else:  # (most words: every reading, in order)
             meant, lower = tuple(words), every
             index, priced = _positions_and_priced(len(words), known)
-        written = meant
-        if self.keep_spelling and len(meant) > 1:  # the LM reads "have", the line keeps "haue"
-            modern = modernisations(o, meant[1:])
-            if any(modern):
-                written = (o, *(o if m else w for w, m in zip(meant[1:], modern, strict=True)))
-        return _Readings(
-            words=written,
-            meant=meant,
-            lower=lower,
-            scores=np.array(scores, dtype=float),
-            priced=priced,
-            index=index,
-            every=every,
-        )
+        return _Readings(meant, lower, tuple(scores), priced, index, every, self.keep_spelling)
 
     def _lm_scores(self, o, contexts, mixed=False):
         """``lm_weight * -ln P_LM`` (cost units) of the readings of ``o`` after each context.
@@ -769,7 +799,7 @@ class NoisyChannelDecoder:
         the decoder's parameters, so decoders sharing ``_lm_cache`` share them.
         """
         r = self._choose(o, mixed)
-        out = np.zeros((len(contexts), len(r.scores)))
+        out = np.zeros((len(contexts), len(r.score_tuple)))
         if not self._uses_lm():
             return out
 
@@ -963,26 +993,34 @@ class NoisyChannelDecoder:
         """The correctable words of a token, as looked up."""
         return [o for _, o, fix, _ in self._slots(token) if fix]
 
-    def _joinable(self, a, b):
-        """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined, else None.
+    def _joins(self, tokens):
+        """``[(i, joined)]`` for each pair of tokens ``i`` and ``i + 1`` of ``tokens`` that
+        may be read as one word, ``joined`` its looked-up word.
 
         They must have the shape of one word (:func:`join_halves`); across a space
         the joined form must be a lexicon word and one of the two must not be
         (``a way`` stays two words: told first, from the tokens' kept sides, since
         most neighbours are two lexicon words).
         """
-        side_a = self._word_side(a)
-        side_b = side_a and self._word_side(b)
-        if side_b and not side_a[2] and side_a[3] and side_b[3]:
-            return None
-        halves = join_halves(a, b, self._word_side)
-        if halves is None:
-            return None
-        core_a, core_b, trail_a = halves
-        joined = self._key(core_a + core_b)
-        if not trail_a and joined not in self.words:  # across a space: a lexicon word
-            return None
-        return joined
+        sides = list(map(self._word_side, tokens))
+        out = []
+        for i, (side_a, side_b) in enumerate(zip(sides, sides[1:])):
+            if not (side_a and side_b) or (not side_a[2] and side_a[3] and side_b[3]):
+                continue
+            halves = join_halves(tokens[i], tokens[i + 1], self._word_side)
+            if halves is None:
+                continue
+            core_a, core_b, trail_a = halves
+            joined = self._key(core_a + core_b)
+            if trail_a or joined in self.words:  # across a space: a lexicon word
+                out.append((i, joined))
+        return out
+
+    def _joinable(self, a, b):
+        """The looked-up joined word of tokens ``a`` and ``b`` if they may be joined (see
+        :meth:`_joins`), else None."""
+        joins = self._joins((a, b))
+        return joins[0][1] if joins else None
 
     def word_counts(self, sequences):
         """How often each looked-up word occurs in the sequences of tokens (as corrected:

@@ -114,7 +114,7 @@ class Layout:
             if w not in ids:  # (most words have an id already: no call for them)
                 self.word(w)
         self.r_word.extend(map(ids.__getitem__, r.lower))
-        self.r_score.extend(r.scores.tolist())
+        self.r_score.extend(r.score_tuple)
         priced = r.priced.tolist()
         self.r_priced.extend(priced)
         self.r_start.append(len(self.r_word))
@@ -201,13 +201,12 @@ class Batch:
             self.steps += ids
         self.laid.append(laid)
         self.lines.append((start, len(self.steps)))
-        if dec.join_cost is not None:  # (each token's first step in the line)
+        joins = dec._joins(tokens) if dec.join_cost is not None else ()
+        if joins:  # (each token's first step in the line)
             tok_start = _token_starts(laid)
-            for i, (a, b) in enumerate(zip(tokens, tokens[1:])):
-                joined = dec._joinable(a, b)
-                if joined is not None:
-                    at = self.layout.reading_set(dec, joined, False)
-                    self.joins.append((i, tok_start[i], tok_start[i + 2], at))
+            for i, joined in joins:
+                at = self.layout.reading_set(dec, joined, False)
+                self.joins.append((i, tok_start[i], tok_start[i + 2], at))
         self.join_start.append(len(self.joins))
 
     def picked(self, chosen):

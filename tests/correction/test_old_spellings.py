@@ -110,6 +110,28 @@ def test_the_decoder_reads_an_old_spelling_as_the_modern_word_and_writes_it_as_p
     assert modern._choose("haue").words[k] == "have"
 
 
+def test_old_spellings_are_looked_for_only_among_the_readings_a_line_picks(monkeypatch):
+    # A text's new words each get their readings; only a picked reading is written
+    # out, so only the picked words' candidates are checked for old spellings.
+    from skocrcost.correction import _decoder as decoder_module
+
+    checked = []
+
+    def counted(old, words):
+        checked.append(old)
+        return modernisations(old, words)
+
+    monkeypatch.setattr(decoder_module, "modernisations", counted)
+    words = ["i", "have", "hare", "the", "tho", "cow", "cod"]
+    neighbors = EditDistanceNeighbors().fit(words)
+    kept = NoisyChannelDecoder(neighbors, 1.0, n_candidates=2, reject_cost=5.0, keep_spelling=True)
+    assert kept.correct_lines(["I haue tbe cow", "the cow"]) == ["I haue the cow", "the cow"]
+    # Every word has candidates ("the": "tho", "cow": "cod"), and is read.
+    assert all(len(kept._choose(w).meant) > 1 for w in ["haue", "tbe", "the", "cow"])
+    # The two read otherwise: "haue" read as "have" (written as printed), "tbe" as "the".
+    assert sorted(checked) == ["haue", "tbe"]
+
+
 def _pairs(normalised):
     ocr = "I haue seene the cow vpon the hill and tbe man"
     truth = ocr.replace("tbe", "the")
