@@ -132,7 +132,17 @@ class _Readings:
     (:attr:`scores`, for the Python search) are made on first use.
     """
 
-    __slots__ = ("meant", "lower", "score_tuple", "priced", "index", "every", "spelled", "_words")
+    __slots__ = (
+        "meant",
+        "lower",
+        "score_tuple",
+        "priced",
+        "index",
+        "every",
+        "spelled",
+        "_words",
+        "_scores",
+    )
 
     def __init__(self, meant, lower, score_tuple, priced, index, every, spelled=False):
         self.meant = meant  # as read: the word itself first, then its candidates
@@ -144,7 +154,7 @@ class _Readings:
         self.index = index  # each reading's position in ``every``
         self.every = every  # the word and all its candidates, lower-cased (the LM cache's columns)
         self.spelled = spelled  # old spellings written back (``keep_spelling``)
-        self._words = None
+        self._words = self._scores = None
 
     @property
     def words(self):
@@ -163,8 +173,12 @@ class _Readings:
 
     @property
     def scores(self):
-        """``score_tuple`` as an array."""
-        return np.array(self.score_tuple, dtype=float)
+        """``score_tuple`` as an array (the Python search reads it at each occurrence)."""
+        scores = self._scores
+        if scores is None:
+            scores = self._scores = np.array(self.score_tuple, dtype=float)
+            scores.flags.writeable = False  # (kept, and shared by every reader)
+        return scores
 
     def kept_for_less(self, amount):
         """These readings with keeping the word ``amount`` cheaper (its recurrences)."""
@@ -1204,13 +1218,13 @@ class NoisyChannelDecoder:
         start = ("<s>",) * self.context_size if self.context_size is not None else ("<s>",)
         ends = [{} for _ in range(n + 1)]
         ends[0][start] = (0.0, None)
+        joins = dict(self._joins(tokens)) if self.join_cost is not None else {}
         for i in range(n):
             beam = self._best(ends[i])
             self._merge(ends[i + 1], self._through_token(beam, i, tokens[i]))
-            if self.join_cost is not None and i + 1 < n:
-                joined = self._joinable(tokens[i], tokens[i + 1])
-                if joined is not None:
-                    self._merge(ends[i + 2], self._read(beam, joined, (i, None), self.join_cost))
+            joined = joins.get(i)
+            if joined is not None:  # tokens i and i + 1 read as one word
+                self._merge(ends[i + 2], self._read(beam, joined, (i, None), self.join_cost))
         score, back = min(ends[n].values(), key=lambda h: h[0])
         return self._output(tokens, self._chosen(back)), score
 
