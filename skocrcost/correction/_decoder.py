@@ -43,7 +43,7 @@ from ._layout import Batch, Layout
 from ._priors import log_probability_pairs
 from ._tokens import (
     correctable,
-    join_halves,
+    join_sides,
     looked_up,
     match_case,
     mixed_case,
@@ -939,8 +939,8 @@ class NoisyChannelDecoder:
 
     def _word_side(self, token):
         """:func:`word_side` of ``token`` and, if it has one, whether its core is a
-        lexicon word: kept (``join_cost`` asks it of every token twice, as each pair
-        of neighbours is checked)."""
+        lexicon word: kept (``join_cost`` asks it of every token of every line, and
+        tokens repeat)."""
         side = self._sides_cache.get(token, False)
         if side is False:
             if len(self._sides_cache) >= SLOTS_CACHE_SIZE:
@@ -1021,7 +1021,7 @@ class NoisyChannelDecoder:
         for i, (side_a, side_b) in enumerate(zip(sides, sides[1:])):
             if not (side_a and side_b) or (not side_a[2] and side_a[3] and side_b[3]):
                 continue
-            halves = join_halves(tokens[i], tokens[i + 1], self._word_side)
+            halves = join_sides(side_a, side_b)
             if halves is None:
                 continue
             core_a, core_b, trail_a = halves

@@ -170,17 +170,21 @@ def word_side(token):
     return lead, core, trail
 
 
-def join_halves(a, b, side=word_side):
+def join_halves(a, b):
     """``(core of a, core of b, what ends a)`` if tokens ``a`` and ``b`` have the shape of
     one word split in two, else None.
 
     ``a`` must end in its word or a line-break hyphen (``""`` or ``"-"``, the
-    third item), ``b`` start with its word, and each be one correctable word
-    (``side``: :func:`word_side`, or a cache of it, which may add items after its three).
+    third item), ``b`` start with its word, and each be one correctable word.
     """
-    side_a = side(a)
-    side_b = side_a and side(b)
-    if not side_b:
+    side_a = word_side(a)
+    return join_sides(side_a, side_a and word_side(b))
+
+
+def join_sides(side_a, side_b):
+    """:func:`join_halves` of two tokens from their :func:`word_side` (items after
+    its three, as a cache of it may add, are ignored; None: no side)."""
+    if not (side_a and side_b):
         return None
     (_, core_a, trail_a, *_), (lead_b, core_b, *_) = side_a, side_b
     if trail_a not in ("", "-") or lead_b or not correctable(core_a + core_b):
