@@ -96,6 +96,17 @@ def prolog(data, tree):
     return head + b"\n" if head else b""
 
 
+def epilog(data, tree):
+    """What a document writes after its root, to write back as it was: the white
+    space its source ends with (lxml writes none, and a file that lost its last
+    line end reads as changed), in an encoding that writes it as ASCII does."""
+    try:
+        ascii_like = "\n".encode(tree.docinfo.encoding or "UTF-8") == b"\n"
+    except LookupError:  # (an encoding Python does not know: nothing added)
+        return b""
+    return data[len(data.rstrip(b" \t\r\n")) :] if ascii_like else b""
+
+
 def detect(data):
     """``(format, tree)`` of ``data``: tree None for text; ValueError when unknown."""
     if not looks_like_markup(data):

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from lxml import etree
 
-from ._detect import prolog
+from ._detect import epilog, prolog
 
 
 @dataclass(eq=False)
@@ -251,9 +251,10 @@ def unique_id(base, taken):
 
 
 class Format:
-    """What the readers of the formats share: the source's prolog, its namespace, the
-    identifiers it uses, writing it back.  A reader adds ``lines(root)`` and the
-    edits ``set_text(word, text, confidence)`` and ``replace(words, texts, confidence)``."""
+    """What the readers of the formats share: the source's prolog and epilog, its
+    namespace, the identifiers it uses, writing it back.  A reader adds ``lines(root)``
+    and the edits ``set_text(word, text, confidence)`` and ``replace(words, texts,
+    confidence)``."""
 
     name = None
     id_attribute = "id"
@@ -265,6 +266,7 @@ class Format:
         """The lines of the document of ``tree`` (parsed from this reader's data)."""
         root = tree.getroot()
         self.prolog = prolog(self.data, tree)
+        self.epilog = epilog(self.data, tree)
         self.ns = root.nsmap.get(root.prefix)
         self.ids = {
             e.get(self.id_attribute)
@@ -327,7 +329,7 @@ class Format:
         """Bring what holds the words' text (e.g. a line's own text) in line with them."""
 
     def serialize(self, tree):
-        return serialize(tree, self.prolog)
+        return serialize(tree, self.prolog) + self.epilog
 
 
 def serialize(tree, prolog):

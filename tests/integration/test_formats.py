@@ -19,6 +19,7 @@ from skocrcost.correction import Decoder
 from skocrcost.correction._confidence import Change
 from skocrcost.datasets import load_icdar2017_sample
 from skocrcost.formats import correct_document, detect_format, read_document
+from skocrcost.formats._detect import epilog
 from skocrcost.formats._document import apply_changes, cut_word, share
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ocr"
@@ -158,6 +159,30 @@ def test_the_xml_declaration_and_encoding_are_kept(tiny):
     hocr = correct_document(DATA / "tesseract.hocr", tiny)
     assert hocr.startswith(b'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html PUBLIC')
     assert b"<title></title>" in hocr and b"xml:lang" not in hocr.split(b"<body>")[1]
+
+
+def _trailing(data):
+    return data[len(data.rstrip()) :]
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+@pytest.mark.parametrize("end", [None, b"", b"\r\n", b"\n\n  \n"])
+def test_a_document_ends_as_its_source_does(name, end, tiny):
+    data = (DATA / name).read_bytes()
+    if end is not None:
+        data = data.rstrip() + end
+    out = correct_document(data, tiny)
+    assert _trailing(out) == _trailing(data)
+    assert out.rstrip().endswith((b"</alto>", b"</html>", b"</PcGts>"))
+
+
+def test_nothing_follows_the_root_where_the_encoding_is_not_ascii_alike():
+    markup = '<?xml version="1.0" encoding="UTF-16"?>\n<alto><Layout/></alto>\n'
+    data = markup.encode("utf-16")
+    root = etree.fromstring(data).getroottree()
+    assert epilog(data, root) == b""
+    utf8 = markup.replace("UTF-16", "UTF-8").encode()
+    assert epilog(utf8, etree.fromstring(utf8).getroottree()) == b"\n"
 
 
 def _applied(corrector, document):
