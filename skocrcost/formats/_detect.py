@@ -18,8 +18,9 @@ PAGE_NAMESPACE = "http://schema.primaresearch.org/PAGE/gts/pagecontent/"
 # The class names that make an HTML document hOCR.
 HOCR_MARKERS = ("ocr_page", "ocr_line", "ocrx_word")
 _BOM = b"\xef\xbb\xbf"
+_WHITE_SPACE = b" \t\r\n"
 # What may stand before a document's first "<": a byte order mark and white space.
-LEADING = _BOM + b" \t\r\n"
+LEADING = _BOM + _WHITE_SPACE
 _DECLARATION = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml[^>]*\?>")
 
 
@@ -104,7 +105,7 @@ def epilog(data, tree):
         ascii_like = "\n".encode(tree.docinfo.encoding or "UTF-8") == b"\n"
     except LookupError:  # (an encoding Python does not know: nothing added)
         return b""
-    return data[len(data.rstrip(b" \t\r\n")) :] if ascii_like else b""
+    return data[len(data.rstrip(_WHITE_SPACE)) :] if ascii_like else b""
 
 
 def detect(data):

@@ -104,8 +104,9 @@ class OCRDocument:
         return [[w.confidence for w in line.words for _ in w.text.split()] for line in self.lines]
 
     def tobytes(self):
-        """The document as bytes, in its encoding, with its XML declaration if it had one."""
-        return self._handler.serialize(self.tree)
+        """The document as bytes, in its encoding, with its XML declaration if it had one
+        and the white space it ended with (written after the root, whatever writes it)."""
+        return self._handler.serialize(self.tree) + self._handler.epilog
 
 
 def apply_changes(document, changes):
@@ -329,7 +330,7 @@ class Format:
         """Bring what holds the words' text (e.g. a line's own text) in line with them."""
 
     def serialize(self, tree):
-        return serialize(tree, self.prolog) + self.epilog
+        return serialize(tree, self.prolog)
 
 
 def serialize(tree, prolog):

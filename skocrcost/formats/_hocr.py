@@ -98,8 +98,7 @@ class Hocr(Format):
         if self.html:
             from lxml import etree
 
-            encoding = tree.docinfo.encoding or "utf-8"
-            return etree.tostring(tree, method="html", encoding=encoding) + self.epilog
+            return etree.tostring(tree, method="html", encoding=tree.docinfo.encoding or "utf-8")
         for element in tree.getroot().iter():
             # <title></title>, not <title/>, which HTML reads as an open tag.
             if (

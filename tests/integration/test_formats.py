@@ -179,8 +179,8 @@ def test_a_document_ends_as_its_source_does(name, end, tiny):
 def test_nothing_follows_the_root_where_the_encoding_is_not_ascii_alike():
     markup = '<?xml version="1.0" encoding="UTF-16"?>\n<alto><Layout/></alto>\n'
     data = markup.encode("utf-16")
-    root = etree.fromstring(data).getroottree()
-    assert epilog(data, root) == b""
+    document = etree.fromstring(data).getroottree()
+    assert epilog(data, document) == b""
     utf8 = markup.replace("UTF-16", "UTF-8").encode()
     assert epilog(utf8, etree.fromstring(utf8).getroottree()) == b"\n"
 
