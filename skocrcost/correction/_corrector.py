@@ -6,6 +6,7 @@ import math
 import operator
 import threading
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import partial
 from itertools import islice
@@ -1321,9 +1322,12 @@ def _paired_sequences(X, y):
 
 def _is_sequences(X):
     """Whether ``X`` holds token sequences (its first item is a list, tuple or array)."""
-    if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or len(X) == 0:
+    if isinstance(X, (str, bytes, Mapping)) or not hasattr(X, "__len__") or len(X) == 0:
+        return False  # (a mapping's X[0] is a key's value: check_strings refuses it)
+    try:
+        first = X[0] if not hasattr(X, "iloc") else X.iloc[0]
+    except (TypeError, LookupError):  # not a sequence (a set): check_strings says so
         return False
-    first = X[0] if not hasattr(X, "iloc") else X.iloc[0]
     return isinstance(first, (list, tuple, np.ndarray))
 
 

@@ -11,7 +11,7 @@ from bad_inputs import FIXER, TOKENS, fitted_state
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from skocrcost import EditCostEstimator, KatzBackoffLM, OCRCorrector
+from skocrcost import EditCostEstimator, KatzBackoffLM, OCRCorrector, OCRCorrectorCV
 from skocrcost.correction import Decoder
 
 # -- the corrector -----------------------------------------------------------------------
@@ -58,6 +58,17 @@ CORRECTOR_CASES = {
     "fit empty": (lambda: OCRCorrector().fit([], []), ValueError, "X is empty"),
     "predict None item": (lambda: FIXER.predict([None]), TypeError, r"X\[0\] is NoneType"),
     "predict a string": (lambda: FIXER.predict("tbe"), TypeError, "not a single str"),
+    # Unordered, or a mapping whose X[0] would be read as a line's tokens: refused as X.
+    "predict a set": (lambda: FIXER.predict({"tbe"}), TypeError, "X must be an ordered"),
+    "predict a dict": (lambda: FIXER.predict({"tbe": 1}), TypeError, "X must be an ordered"),
+    "predict a dict of token lists": (
+        lambda: FIXER.predict({0: ["tbe"]}),
+        TypeError,
+        "X must be an ordered sequence of strings, not a dict",
+    ),
+    "fit a dict": (lambda: OCRCorrector().fit({0: ["a"]}, [["a"]]), TypeError, "not a dict"),
+    "cv fit a set": (lambda: OCRCorrectorCV().fit({"a"}, ["a"]), TypeError, "not a set"),
+    "score a dict": (lambda: FIXER.score({"a": 1}, ["a"]), TypeError, "X must be an ordered"),
     "kneighbors beyond the lexicon": (
         lambda: FIXER.kneighbors(["a"], n_neighbors=5),
         ValueError,
